@@ -1,0 +1,3 @@
+"""The rule sets. Importing this package registers every variant by id."""
+
+from . import slovenian  # noqa: F401

@@ -1,0 +1,56 @@
+"""Moves with stable ids, and the typed error raised for an illegal one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Stable reason codes carried by IllegalMove (and by google.rpc.ErrorInfo in the service).
+NOT_YOUR_TURN = "NOT_YOUR_TURN"
+HAND_FINISHED = "HAND_FINISHED"
+UNKNOWN_MOVE = "UNKNOWN_MOVE"
+WRONG_PHASE = "WRONG_PHASE"
+NOT_IN_HAND = "CARD_NOT_IN_HAND"
+MUST_FOLLOW_SUIT = "MUST_FOLLOW_SUIT"
+MUST_PLAY_TAROK = "MUST_PLAY_TAROK"
+MUST_OVERTAKE = "MUST_OVERTAKE"
+PAGAT_HELD_BACK = "PAGAT_MUST_BE_HELD_BACK"
+ULTIMO_CARD_HELD = "ANNOUNCED_CARD_MUST_BE_HELD"
+BID_NOT_ALLOWED = "BID_NOT_ALLOWED"
+BID_TOO_LOW = "BID_TOO_LOW"
+PASS_NOT_ALLOWED = "PASS_NOT_ALLOWED"
+CALL_NOT_ALLOWED = "CALL_NOT_ALLOWED"
+DISCARD_NOT_ALLOWED = "DISCARD_NOT_ALLOWED"
+ANNOUNCEMENT_NOT_ALLOWED = "ANNOUNCEMENT_NOT_ALLOWED"
+KONTRA_NOT_ALLOWED = "KONTRA_NOT_ALLOWED"
+ILLEGAL_MOVE = "ILLEGAL_MOVE"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move: its kind ("bid", "play", "call", ...) and an argument (contract, card code ...)."""
+
+    kind: str
+    value: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.kind}:{self.value}" if self.value else self.kind
+
+    @staticmethod
+    def parse(move_id: str) -> Move:
+        kind, _, value = move_id.partition(":")
+        if not kind:
+            raise IllegalMove(UNKNOWN_MOVE, f"malformed move id {move_id!r}")
+        return Move(kind, value)
+
+    def __str__(self) -> str:
+        return self.id
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow now; `reason` is a stable machine-readable code."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message

@@ -1,0 +1,60 @@
+"""What one seat (or a spectator) may see of a hand: the only door to state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card
+from .moves import Move
+from .outcome import HandResult
+
+
+@dataclass(frozen=True)
+class PublicCards:
+    """A named group of face-up cards, e.g. ("talon", ...), ("shown discards", ...)."""
+
+    name: str
+    cards: tuple[Card, ...]
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A public fact of the hand: a bid, an announcement, a kontra, a declaration."""
+
+    seat: int | None
+    kind: str
+    value: str
+    level: int = 0
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything `seat` may see now; seat None is a spectator."""
+
+    seat: int | None
+    phase: str
+    turn: int | None
+    dealer: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    trick: tuple[tuple[int, Card], ...]
+    last_trick: tuple[tuple[int, Card], ...]
+    tricks_won: tuple[int, ...]
+    public: tuple[PublicCards, ...]
+    facts: tuple[Fact, ...]
+    contract: str
+    declarer: int | None
+    partners: tuple[int, ...]
+    called: str
+    legal: tuple[Move, ...]
+    result: HandResult | None
+
+    def visible_cards(self) -> set[Card]:
+        """Every card this view shows."""
+        seen = set(self.hand)
+        seen.update(c for _, c in self.trick)
+        seen.update(c for _, c in self.last_trick)
+        for group in self.public:
+            seen.update(group.cards)
+        return seen
