@@ -1,0 +1,57 @@
+"""Event store: an append-only log of opaque events per table (bytes and seq numbers only).
+
+`open_store(url)` builds a backend from a URL; call `await store.open()` before use and
+`await store.close()` at shutdown.
+"""
+
+from __future__ import annotations
+
+from .base import (
+    DuplicateRequest,
+    EventStore,
+    NewEvent,
+    StoreClosed,
+    StoredEvent,
+    StoreError,
+    VersionConflict,
+)
+from .sqlite import SqliteEventStore
+
+__all__ = [
+    "DuplicateRequest",
+    "EventStore",
+    "NewEvent",
+    "SqliteEventStore",
+    "StoreClosed",
+    "StoreError",
+    "StoredEvent",
+    "VersionConflict",
+    "open_store",
+]
+
+_SQLITE_PREFIX = "sqlite:///"
+_POSTGRES_PREFIXES = ("postgresql://", "postgres://")
+
+
+def open_store(url: str) -> EventStore:
+    """Build an (unopened) event store from a URL.
+
+    - `sqlite:///relative/path.db`, `sqlite:////absolute/path.db` (SQLAlchemy style),
+    - `sqlite:///:memory:` or `memory:` for a private in-memory database,
+    - `postgresql://...` or `postgres://...` (passed to libpq unchanged).
+    """
+    if url in ("memory:", _SQLITE_PREFIX + ":memory:"):
+        return SqliteEventStore(":memory:")
+    if url.startswith(_SQLITE_PREFIX):
+        path = url.removeprefix(_SQLITE_PREFIX)
+        if not path:
+            raise ValueError(f"store URL {url!r} names no database file")
+        return SqliteEventStore(path)
+    if url.startswith(_POSTGRES_PREFIXES):
+        from .postgres import PostgresEventStore  # psycopg loads only when needed
+
+        return PostgresEventStore(url)
+    raise ValueError(
+        f"unsupported store URL {url!r}: expected sqlite:///path.db, sqlite:///:memory:, "
+        "memory: or postgresql://user@host/db"
+    )

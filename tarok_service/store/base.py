@@ -1,0 +1,121 @@
+"""Event store contract: records, errors and the `EventStore` protocol.
+
+The store knows table ids, sequence numbers and opaque payload bytes; it never looks
+inside a payload and knows no game rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One event as recorded in a table's log (`seq` counts from 1)."""
+
+    table_id: str
+    seq: int
+    type: str
+    payload: bytes
+    request_id: str | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append; the store assigns its sequence number."""
+
+    type: str
+    payload: bytes
+    request_id: str | None = None
+
+
+class StoreError(Exception):
+    """Base class of the errors an event store raises on purpose."""
+
+
+class VersionConflict(StoreError):
+    """The table's version was not the one the writer expected; nothing was written."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected version {expected}, table is at version {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class DuplicateRequest(StoreError):
+    """The request id was already recorded for this table; nothing was written.
+
+    `seq` is the sequence number of the event that carries the request id, so the caller
+    can answer the retry with the first result.
+    """
+
+    def __init__(self, table_id: str, request_id: str, seq: int) -> None:
+        super().__init__(f"request {request_id!r} already recorded at {table_id}#{seq}")
+        self.table_id = table_id
+        self.request_id = request_id
+        self.seq = seq
+
+
+class StoreClosed(StoreError):
+    """The store was used before `open()` or after `close()`."""
+
+    def __init__(self) -> None:
+        super().__init__("event store is not open")
+
+
+@runtime_checkable
+class EventStore(Protocol):
+    """An append-only log of events per table, numbered 1, 2, 3, ... ("version" = last seq)."""
+
+    async def open(self) -> None:
+        """Connect and create the schema if it does not exist (safe to repeat)."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections and background tasks."""
+        ...
+
+    async def append(
+        self, table_id: str, expected_version: int, events: Sequence[NewEvent], now: float
+    ) -> int:
+        """Append `events` as seq expected_version+1, ... all-or-nothing; return the new version.
+
+        Only the first event's request id is recorded. Raises `DuplicateRequest` when that
+        request id is already in the table (checked first, so an idempotent retry with a
+        stale version still finds its first answer) and `VersionConflict` when the table is
+        not at `expected_version` (including losing a race to a concurrent writer).
+        """
+        ...
+
+    async def read(
+        self, table_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Return the events with seq > `after` in ascending order, at most `limit` of them."""
+        ...
+
+    async def version(self, table_id: str) -> int:
+        """Return the seq of the table's last event, 0 when it has none."""
+        ...
+
+    async def find_request(self, table_id: str, request_id: str) -> int | None:
+        """Return the seq of the event carrying `request_id`, or None."""
+        ...
+
+    async def list_tables(self, limit: int = 100) -> list[str]:
+        """Return up to `limit` table ids that have events, in ascending id order."""
+        ...
+
+    async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
+        """Return the version as soon as it is > `after`, or whatever it is after `timeout` s."""
+        ...
+
+
+def check_append_args(expected_version: int, events: Sequence[NewEvent]) -> None:
+    """Reject append arguments no backend can honour."""
+    if expected_version < 0:
+        raise ValueError(f"expected_version must be >= 0, got {expected_version}")
+    if not events:
+        raise ValueError("append needs at least one event")

@@ -1,0 +1,283 @@
+"""Shared event store on PostgreSQL (psycopg 3, async, pooled), for several server replicas.
+
+Every append sends `NOTIFY tarok_events, '<table_id>:<seq>'` in its own transaction, so
+the notification is delivered exactly when the events are committed. Each store
+instance keeps one dedicated LISTEN connection and fans notifications out to its
+in-process waiters; a watcher on one replica therefore sees moves made on another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg import errors
+from psycopg_pool import AsyncConnectionPool
+
+from ._wakeup import TableSignals, wait_for_version
+from .base import (
+    DuplicateRequest,
+    NewEvent,
+    StoreClosed,
+    StoredEvent,
+    VersionConflict,
+    check_append_args,
+)
+
+CHANNEL = "tarok_events"
+PRIMARY_KEY = "events_pkey"
+REQUEST_INDEX = "events_request_id_key"
+_SCHEMA_LOCK = 0x7A70_4B65_7665  # pg_advisory_xact_lock key serialising schema creation
+
+_SCHEMA = (
+    f"""CREATE TABLE IF NOT EXISTS events (
+        table_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        type TEXT NOT NULL,
+        payload BYTEA NOT NULL,
+        request_id TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        CONSTRAINT {PRIMARY_KEY} PRIMARY KEY (table_id, seq)
+    )""",
+    f"""CREATE UNIQUE INDEX IF NOT EXISTS {REQUEST_INDEX}
+        ON events (table_id, request_id) WHERE request_id IS NOT NULL""",
+)
+# One round trip answers both pre-append questions: current version and request seq.
+_CHECK = """SELECT COALESCE(MAX(seq), 0),
+    (SELECT seq FROM events WHERE table_id = %(t)s AND request_id = %(r)s)
+    FROM events WHERE table_id = %(t)s"""
+_VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s"
+_FIND = "SELECT seq FROM events WHERE table_id = %s AND request_id = %s"
+_INSERT = (
+    "INSERT INTO events (table_id, seq, type, payload, request_id, created_at)"
+    " VALUES (%s, %s, %s, %s, %s, %s)"
+)
+_NOTIFY = "SELECT pg_notify(%s, %s)"
+_READ = (
+    "SELECT table_id, seq, type, payload, request_id, created_at FROM events"
+    " WHERE table_id = %s AND seq > %s ORDER BY seq LIMIT %s"
+)
+_TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT %s"
+
+
+class PostgresEventStore:
+    """`EventStore` on a PostgreSQL database shared by any number of server processes."""
+
+    def __init__(
+        self,
+        dsn: str,
+        min_size: int = 1,
+        max_size: int = 10,
+        recheck_interval: float = 5.0,
+        open_timeout: float = 10.0,
+    ) -> None:
+        self._dsn = dsn
+        self._min_size = min_size
+        self._max_size = max_size
+        self._recheck = recheck_interval
+        self._open_timeout = open_timeout
+        self._pool: AsyncConnectionPool[Any] | None = None
+        self._signals = TableSignals()
+        self._listener: asyncio.Task[None] | None = None
+        self._listen_conn: psycopg.AsyncConnection[Any] | None = None
+
+    @property
+    def dsn(self) -> str:
+        """The connection string this store uses."""
+        return self._dsn
+
+    async def open(self) -> None:
+        """Open the pool, create the schema if missing and start listening."""
+        if self._pool is not None:
+            return
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            self._dsn,
+            min_size=self._min_size,
+            max_size=self._max_size,
+            kwargs={"autocommit": True},
+            open=False,
+        )
+        await pool.open(wait=True, timeout=self._open_timeout)
+        try:
+            await _create_schema(pool)
+            conn = await self._listen_connection()
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+        self._listen_conn = conn
+        self._listener = asyncio.create_task(self._listen(conn))
+
+    async def close(self) -> None:
+        """Stop listening and close every connection."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
+        if self._listen_conn is not None:  # the task may have been cancelled before it ran
+            await self._listen_conn.close()
+            self._listen_conn = None
+        await pool.close()
+        self._signals.wake_all()
+
+    async def append(
+        self, table_id: str, expected_version: int, events: Sequence[NewEvent], now: float
+    ) -> int:
+        """Append events atomically at `expected_version`; see `EventStore.append`."""
+        check_append_args(expected_version, events)
+        request_id = events[0].request_id
+        rows = [
+            (table_id, expected_version + i, e.type, e.payload, request_id if i == 1 else None, now)
+            for i, e in enumerate(events, start=1)
+        ]
+        new_version = expected_version + len(rows)
+        try:
+            await self._insert(table_id, expected_version, request_id, rows)
+        except errors.UniqueViolation as exc:
+            conflict = await self._conflict(table_id, expected_version, request_id, exc)
+            if conflict is None:
+                raise
+            raise conflict from exc
+        self._signals.wake(table_id, new_version)
+        return new_version
+
+    async def read(
+        self, table_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Return events with seq > `after`, ascending, at most `limit`."""
+        async with self._db().connection() as conn:
+            cur = await conn.execute(_READ, (table_id, after, limit))
+            rows = await cur.fetchall()
+        return [StoredEvent(t, int(s), ty, bytes(p), r, float(c)) for t, s, ty, p, r, c in rows]
+
+    async def version(self, table_id: str) -> int:
+        """Return the table's last seq, 0 when empty."""
+        async with self._db().connection() as conn:
+            cur = await conn.execute(_VERSION, (table_id,))
+            row = await cur.fetchone()
+        return 0 if row is None else int(row[0])
+
+    async def find_request(self, table_id: str, request_id: str) -> int | None:
+        """Return the seq of the event carrying `request_id`, or None."""
+        async with self._db().connection() as conn:
+            cur = await conn.execute(_FIND, (table_id, request_id))
+            row = await cur.fetchone()
+        return None if row is None else int(row[0])
+
+    async def list_tables(self, limit: int = 100) -> list[str]:
+        """Return up to `limit` table ids in ascending order."""
+        async with self._db().connection() as conn:
+            cur = await conn.execute(_TABLES, (limit,))
+            rows = await cur.fetchall()
+        return [str(row[0]) for row in rows]
+
+    async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
+        """Return the version once it is > `after`, or the version after `timeout` s."""
+        return await wait_for_version(
+            self._signals,
+            table_id,
+            after,
+            timeout,
+            lambda: self.version(table_id),
+            recheck=self._recheck,
+        )
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _db(self) -> AsyncConnectionPool[Any]:
+        """The open pool, or StoreClosed."""
+        if self._pool is None:
+            raise StoreClosed()
+        return self._pool
+
+    async def _insert(
+        self,
+        table_id: str,
+        expected: int,
+        request_id: str | None,
+        rows: list[tuple[str, int, str, bytes, str | None, float]],
+    ) -> None:
+        """Check, insert and notify in one transaction."""
+        async with self._db().connection() as conn, conn.transaction():
+            cur = await conn.execute(_CHECK, {"t": table_id, "r": request_id})
+            row = await cur.fetchone()
+            actual, first_seq = (0, None) if row is None else row
+            if request_id is not None and first_seq is not None:
+                raise DuplicateRequest(table_id, request_id, int(first_seq))
+            if int(actual) != expected:
+                raise VersionConflict(expected, int(actual))
+            async with conn.cursor() as ins:
+                await ins.executemany(_INSERT, rows)
+            await conn.execute(_NOTIFY, (CHANNEL, f"{table_id}:{expected + len(rows)}"))
+
+    async def _conflict(
+        self, table_id: str, expected: int, request_id: str | None, exc: errors.UniqueViolation
+    ) -> DuplicateRequest | VersionConflict | None:
+        """Map a unique-key violation (a concurrent writer won) to the caller's error."""
+        if exc.diag.constraint_name not in (PRIMARY_KEY, REQUEST_INDEX):
+            return None
+        if request_id is not None:
+            seq = await self.find_request(table_id, request_id)
+            if seq is not None:
+                return DuplicateRequest(table_id, request_id, seq)
+        return VersionConflict(expected, await self.version(table_id))
+
+    async def _listen_connection(self) -> psycopg.AsyncConnection[Any]:
+        """Open a dedicated autocommit connection subscribed to the channel."""
+        conn = await psycopg.AsyncConnection.connect(self._dsn, autocommit=True)
+        try:
+            await conn.execute(f"LISTEN {CHANNEL}")
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
+
+    async def _listen(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        """Fan notifications out to waiters; reconnect (waking everyone) if the link drops."""
+        try:
+            while True:
+                try:
+                    async for note in conn.notifies():
+                        self._on_notify(note.payload)
+                except (psycopg.Error, OSError):
+                    pass
+                await conn.close()
+                conn = await self._reconnect()
+                self._listen_conn = conn
+                self._signals.wake_all()  # notifications may have been missed meanwhile
+        finally:
+            self._listen_conn = None
+            await conn.close()
+
+    async def _reconnect(self) -> psycopg.AsyncConnection[Any]:
+        """Retry the listener connection with a capped back-off until it succeeds."""
+        delay = 0.1
+        while True:
+            try:
+                return await self._listen_connection()
+            except (psycopg.Error, OSError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
+    def _on_notify(self, payload: str) -> None:
+        """Handle one `table_id:seq` notification."""
+        table_id, sep, seq = payload.rpartition(":")
+        if sep and seq.isdigit():
+            self._signals.wake(table_id, int(seq))
+        else:
+            self._signals.wake_all()
+
+
+async def _create_schema(pool: AsyncConnectionPool[Any]) -> None:
+    """Create table and index idempotently; an advisory lock serialises racing processes."""
+    async with pool.connection() as conn, conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+        for sql in _SCHEMA:
+            await conn.execute(sql)

@@ -1,0 +1,274 @@
+"""Embedded event store on SQLite (stdlib `sqlite3`), the default for one server process.
+
+All database work runs on one dedicated worker thread that owns the single connection,
+so the event loop never blocks and statements are compiled once (the sqlite3 module
+caches prepared statements per connection, keyed by SQL text).
+Watchers are woken in-process by `append`; changes made by another process writing the
+same file are noticed by polling `PRAGMA data_version` every `poll_interval` seconds
+while anyone is waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from ._wakeup import TableSignals, wait_for_version
+from .base import (
+    DuplicateRequest,
+    NewEvent,
+    StoreClosed,
+    StoredEvent,
+    VersionConflict,
+    check_append_args,
+)
+
+T = TypeVar("T")
+
+MEMORY = ":memory:"
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS events (
+        table_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        payload BLOB NOT NULL,
+        request_id TEXT,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    ) WITHOUT ROWID""",
+    """CREATE UNIQUE INDEX IF NOT EXISTS events_request_id_key
+        ON events (table_id, request_id) WHERE request_id IS NOT NULL""",
+)
+_VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?"
+_FIND = "SELECT seq FROM events WHERE table_id = ? AND request_id = ?"
+_INSERT = (
+    "INSERT INTO events (table_id, seq, type, payload, request_id, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+_READ = (
+    "SELECT table_id, seq, type, payload, request_id, created_at FROM events"
+    " WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?"
+)
+_TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT ?"
+
+Row = tuple[str, int, str, bytes, str | None, float]
+
+
+class SqliteEventStore:
+    """`EventStore` on one SQLite database file, or a private in-memory one (":memory:")."""
+
+    def __init__(self, path: str, poll_interval: float = 0.5, busy_timeout: float = 5.0) -> None:
+        self._path = path
+        self._poll_interval = poll_interval
+        self._busy_timeout = busy_timeout
+        self._executor: ThreadPoolExecutor | None = None
+        self._conn: sqlite3.Connection | None = None
+        self._signals = TableSignals()
+        self._poller: asyncio.Task[None] | None = None
+
+    @property
+    def path(self) -> str:
+        """The database file path, or ":memory:"."""
+        return self._path
+
+    async def open(self) -> None:
+        """Open the connection on the worker thread and create the schema if missing."""
+        if self._executor is not None:
+            return
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarok-sqlite")
+        try:
+            self._conn = await self._run(self._connect)
+        except BaseException:
+            self._executor.shutdown(wait=False)
+            self._executor = None
+            raise
+        if self._path != MEMORY:
+            self._poller = asyncio.create_task(self._poll_other_writers())
+
+    async def close(self) -> None:
+        """Stop polling, close the connection and the worker thread."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
+            self._poller = None
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            await asyncio.get_running_loop().run_in_executor(executor, conn.close)
+        executor.shutdown(wait=True)
+        self._signals.wake_all()
+
+    async def append(
+        self, table_id: str, expected_version: int, events: Sequence[NewEvent], now: float
+    ) -> int:
+        """Append events atomically at `expected_version`; see `EventStore.append`."""
+        check_append_args(expected_version, events)
+        request_id = events[0].request_id
+        rows: list[Row] = [
+            (table_id, expected_version + i, e.type, e.payload, request_id if i == 1 else None, now)
+            for i, e in enumerate(events, start=1)
+        ]
+        version = await self._run(
+            lambda: self._append_sync(table_id, expected_version, request_id, rows)
+        )
+        self._signals.wake(table_id, version)
+        return version
+
+    async def read(
+        self, table_id: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """Return events with seq > `after`, ascending, at most `limit`."""
+        rows = await self._run(
+            lambda: self._db().execute(_READ, (table_id, after, _sql_limit(limit))).fetchall()
+        )
+        return [StoredEvent(*row) for row in rows]
+
+    async def version(self, table_id: str) -> int:
+        """Return the table's last seq, 0 when empty."""
+        return await self._run(lambda: self._version_sync(table_id))
+
+    async def find_request(self, table_id: str, request_id: str) -> int | None:
+        """Return the seq of the event carrying `request_id`, or None."""
+        return await self._run(lambda: self._find_sync(table_id, request_id))
+
+    async def list_tables(self, limit: int = 100) -> list[str]:
+        """Return up to `limit` table ids in ascending order."""
+        rows = await self._run(lambda: self._db().execute(_TABLES, (limit,)).fetchall())
+        return [str(row[0]) for row in rows]
+
+    async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
+        """Return the version once it is > `after`, or the version after `timeout` s."""
+        return await wait_for_version(
+            self._signals, table_id, after, timeout, lambda: self.version(table_id)
+        )
+
+    # -- worker thread side -------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        """Open and configure the connection (worker thread)."""
+        conn = sqlite3.connect(
+            self._path, timeout=self._busy_timeout, isolation_level=None, cached_statements=64
+        )
+        try:
+            if self._path != MEMORY:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=FULL")
+            conn.execute(f"PRAGMA busy_timeout={int(self._busy_timeout * 1000)}")
+            _in_transaction(conn, lambda: _create_schema(conn))
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _db(self) -> sqlite3.Connection:
+        """The open connection, or StoreClosed."""
+        if self._conn is None:
+            raise StoreClosed()
+        return self._conn
+
+    def _version_sync(self, table_id: str) -> int:
+        row = self._db().execute(_VERSION, (table_id,)).fetchone()
+        return int(row[0])
+
+    def _find_sync(self, table_id: str, request_id: str) -> int | None:
+        row = self._db().execute(_FIND, (table_id, request_id)).fetchone()
+        return None if row is None else int(row[0])
+
+    def _append_sync(
+        self, table_id: str, expected: int, request_id: str | None, rows: list[Row]
+    ) -> int:
+        """Check and insert inside one IMMEDIATE transaction (worker thread)."""
+        conn = self._db()
+
+        def work() -> int:
+            self._check_free(table_id, expected, request_id)
+            conn.executemany(_INSERT, rows)
+            return expected + len(rows)
+
+        try:
+            return _in_transaction(conn, work)
+        except sqlite3.IntegrityError as exc:
+            conflict = self._conflict(table_id, expected, request_id, str(exc))
+            if conflict is None:
+                raise
+            raise conflict from exc
+
+    def _check_free(self, table_id: str, expected: int, request_id: str | None) -> None:
+        """Raise DuplicateRequest / VersionConflict unless the append may proceed."""
+        if request_id is not None:
+            seq = self._find_sync(table_id, request_id)
+            if seq is not None:
+                raise DuplicateRequest(table_id, request_id, seq)
+        actual = self._version_sync(table_id)
+        if actual != expected:
+            raise VersionConflict(expected, actual)
+
+    def _conflict(
+        self, table_id: str, expected: int, request_id: str | None, message: str
+    ) -> DuplicateRequest | VersionConflict | None:
+        """Map a unique-key violation to DuplicateRequest or VersionConflict (else None)."""
+        if not message.startswith("UNIQUE constraint failed"):
+            return None
+        if request_id is not None and "request_id" in message:
+            seq = self._find_sync(table_id, request_id)
+            if seq is not None:
+                return DuplicateRequest(table_id, request_id, seq)
+        return VersionConflict(expected, self._version_sync(table_id))
+
+    # -- event loop side ----------------------------------------------------------------
+
+    async def _run(self, fn: Callable[[], T]) -> T:
+        """Run `fn` on the worker thread."""
+        if self._executor is None:
+            raise StoreClosed()
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
+
+    async def _poll_other_writers(self) -> None:
+        """Wake all waiters when another connection commits to the file."""
+        last = -1
+        while True:
+            await asyncio.sleep(self._poll_interval)
+            if not self._signals.has_waiters():
+                continue
+            try:
+                current = await self._run(self._data_version)
+            except sqlite3.Error:
+                current = -1  # cannot tell: let the waiters re-read for themselves
+            if current != last or current == -1:
+                last = current
+                self._signals.wake_all()
+
+    def _data_version(self) -> int:
+        return int(self._db().execute("PRAGMA data_version").fetchone()[0])
+
+
+def _in_transaction(conn: sqlite3.Connection, work: Callable[[], T]) -> T:
+    """Run `work` inside BEGIN IMMEDIATE ... COMMIT, rolling back on any error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = work()
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _create_schema(conn: sqlite3.Connection) -> None:
+    """Create the events table and request-id index if they do not exist."""
+    for sql in _SCHEMA:
+        conn.execute(sql)
+
+
+def _sql_limit(limit: int | None) -> int:
+    """SQLite spells "no limit" as a negative LIMIT."""
+    return -1 if limit is None else max(limit, 0)

@@ -1,0 +1,479 @@
+"""One behavioural suite for every EventStore backend.
+
+The `backend` fixture runs each test on SQLite in memory, SQLite on a file and PostgreSQL.
+PostgreSQL comes from `TAROK_TEST_POSTGRES_DSN` (default: local `test` database); when it
+is unreachable those cases are skipped, unless `TAROK_REQUIRE_POSTGRES=1` makes them fail.
+Each test uses fresh uuid table ids and never drops the shared schema.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import psycopg
+import pytest
+
+from tarok_service.store import (
+    DuplicateRequest,
+    EventStore,
+    NewEvent,
+    SqliteEventStore,
+    StoreClosed,
+    VersionConflict,
+    open_store,
+)
+from tarok_service.store.postgres import PostgresEventStore
+
+T = TypeVar("T")
+NOW = 1_700_000_000.25
+
+DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@dataclass(frozen=True)
+class Backend:
+    """How to build store instances for one backend.
+
+    `make(quiet=...)` returns a new, unopened instance on the same storage; with
+    `quiet=True` its slow safety re-check is turned off, so only the backend's own
+    notification path (LISTEN/NOTIFY, SQLite file polling) can wake its waiters early.
+    `shared` says whether two instances see the same data.
+    """
+
+    name: str
+    make: Callable[..., EventStore]
+    shared: bool
+
+
+@pytest.fixture(scope="session")
+def postgres_dsn() -> str:
+    """A reachable PostgreSQL DSN, or skip (fail when TAROK_REQUIRE_POSTGRES=1)."""
+    dsn = os.environ.get("TAROK_TEST_POSTGRES_DSN", DEFAULT_DSN)
+    try:
+        psycopg.connect(dsn, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        reason = f"PostgreSQL not reachable at {dsn!r}: {exc}".strip()
+        if os.environ.get("TAROK_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"TAROK_REQUIRE_POSTGRES=1 but {reason}")
+        pytest.skip(f"{reason} (set TAROK_TEST_POSTGRES_DSN or start the server)")
+    return dsn
+
+
+@pytest.fixture(params=["sqlite-memory", "sqlite-file", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    """One store backend; the suite runs once per param."""
+    if request.param == "sqlite-memory":
+        return Backend("sqlite-memory", lambda quiet=False: SqliteEventStore(":memory:"), False)
+    if request.param == "sqlite-file":
+        path = str(tmp_path / "events.db")
+        return Backend("sqlite-file", lambda quiet=False: SqliteEventStore(path), True)
+    dsn: str = request.getfixturevalue("postgres_dsn")
+
+    def make_pg(quiet: bool = False) -> EventStore:
+        return PostgresEventStore(dsn, max_size=4, recheck_interval=3600.0 if quiet else 5.0)
+
+    return Backend("postgres", make_pg, True)
+
+
+def run(test: Callable[[], Awaitable[T]]) -> T:
+    """Run one async test body on a fresh event loop."""
+    return cast(T, asyncio.run(cast(Any, test())))
+
+
+def new_table() -> str:
+    """A table id no other test (or earlier run on the shared database) uses."""
+    return f"t-{uuid.uuid4()}"
+
+
+def ev(n: int, request_id: str | None = None) -> NewEvent:
+    """A small recognisable event."""
+    return NewEvent(type=f"E{n}", payload=bytes([n, 0, 255]), request_id=request_id)
+
+
+@asynccontextmanager
+async def opened(store: EventStore) -> AsyncIterator[EventStore]:
+    """Open `store` for the block and close it afterwards."""
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+# -- append / read ----------------------------------------------------------------------
+
+
+def test_append_and_read_in_order(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as s:
+            assert await s.version(t) == 0
+            assert await s.read(t) == []
+            assert await s.append(t, 0, [ev(1, "r1")], NOW) == 1
+            assert await s.append(t, 1, [ev(2, "r2"), ev(3)], NOW + 1) == 3
+            got = await s.read(t)
+            assert [e.seq for e in got] == [1, 2, 3]
+            assert [e.type for e in got] == ["E1", "E2", "E3"]
+            assert [e.payload for e in got] == [bytes([n, 0, 255]) for n in (1, 2, 3)]
+            assert [e.request_id for e in got] == ["r1", "r2", None]
+            assert [e.created_at for e in got] == [NOW, NOW + 1, NOW + 1]
+            assert {e.table_id for e in got} == {t}
+            assert await s.version(t) == 3
+
+    run(body)
+
+
+def test_only_first_event_of_batch_keeps_request_id(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as s:
+            await s.append(t, 0, [ev(1, "m"), ev(2, "ignored"), ev(3, "also-ignored")], NOW)
+            assert [e.request_id for e in await s.read(t)] == ["m", None, None]
+            assert await s.find_request(t, "m") == 1
+            assert await s.find_request(t, "ignored") is None
+
+    run(body)
+
+
+def test_read_after_and_limit(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as s:
+            await s.append(t, 0, [ev(n) for n in range(1, 7)], NOW)
+            assert [e.seq for e in await s.read(t, after=4)] == [5, 6]
+            assert [e.seq for e in await s.read(t, after=1, limit=2)] == [2, 3]
+            assert [e.seq for e in await s.read(t, limit=0)] == []
+            assert await s.read(t, after=6) == []
+            assert await s.read(new_table()) == []
+
+    run(body)
+
+
+def test_tables_are_independent(backend: Backend) -> None:
+    async def body() -> None:
+        a, b = new_table(), new_table()
+        async with opened(backend.make()) as s:
+            await s.append(a, 0, [ev(1, "same")], NOW)
+            assert await s.append(b, 0, [ev(2, "same")], NOW) == 1
+            assert [e.type for e in await s.read(b)] == ["E2"]
+            tables = await s.list_tables(limit=1_000_000)
+            assert {a, b} <= set(tables)
+            assert tables == sorted(tables)
+            assert len(await s.list_tables(limit=1)) == 1
+
+    run(body)
+
+
+def test_bad_arguments_are_rejected(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as s:
+            with pytest.raises(ValueError):
+                await s.append(t, 0, [], NOW)
+            with pytest.raises(ValueError):
+                await s.append(t, -1, [ev(1)], NOW)
+            assert await s.version(t) == 0
+
+    run(body)
+
+
+# -- conflicts --------------------------------------------------------------------------
+
+
+def test_stale_or_future_version_conflicts_and_writes_nothing(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as s:
+            await s.append(t, 0, [ev(1), ev(2)], NOW)
+            for expected in (0, 1, 5):
+                with pytest.raises(VersionConflict) as info:
+                    await s.append(t, expected, [ev(9, "x")], NOW)
+                assert (info.value.expected, info.value.actual) == (expected, 2)
+            assert [e.seq for e in await s.read(t)] == [1, 2]
+            assert await s.find_request(t, "x") is None
+
+    run(body)
+
+
+def test_duplicate_request_returns_first_seq_and_writes_nothing(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as s:
+            await s.append(t, 0, [ev(1)], NOW)
+            await s.append(t, 1, [ev(2, "move-7"), ev(3)], NOW)
+            await s.append(t, 3, [ev(4, "move-8")], NOW)
+            for expected in (4, 1):  # current and stale: a retry still finds its answer
+                with pytest.raises(DuplicateRequest) as info:
+                    await s.append(t, expected, [ev(5, "move-7")], NOW)
+                err = info.value
+                assert (err.table_id, err.request_id, err.seq) == (t, "move-7", 2)
+            assert await s.version(t) == 4
+            assert await s.find_request(t, "move-7") == 2
+
+    run(body)
+
+
+def test_failed_batch_is_atomic_and_store_stays_usable(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as s:
+            await s.append(t, 0, [ev(1)], NOW)
+            poison = NewEvent("Bad", cast(bytes, object()))  # cannot be bound: fails mid-batch
+            with pytest.raises(Exception) as info:
+                await s.append(t, 1, [ev(2, "r"), ev(3), poison], NOW)
+            assert not isinstance(info.value, VersionConflict | DuplicateRequest)
+            assert await s.version(t) == 1
+            assert await s.find_request(t, "r") is None
+            assert await s.append(t, 1, [ev(2, "r"), ev(3)], NOW) == 3
+            assert [e.seq for e in await s.read(t)] == [1, 2, 3]
+
+    run(body)
+
+
+def test_concurrent_appenders_exactly_one_wins(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as a, opened(backend.make()) as b:
+            stores = [a, b] if backend.shared else [a, a]
+            for version in range(0, 10, 2):
+                results = await asyncio.gather(
+                    *(stores[i % 2].append(t, version, [ev(i), ev(i + 10)], NOW) for i in range(6)),
+                    return_exceptions=True,
+                )
+                wins = [r for r in results if not isinstance(r, BaseException)]
+                losses = [r for r in results if isinstance(r, BaseException)]
+                assert wins == [version + 2], results
+                assert all(isinstance(e, VersionConflict) for e in losses), losses
+                pairs = {
+                    (cast(VersionConflict, e).expected, cast(VersionConflict, e).actual)
+                    for e in losses
+                }
+                assert pairs == {(version, version + 2)}
+            assert [e.seq for e in await a.read(t)] == list(range(1, 11))
+
+    run(body)
+
+
+# -- watching ---------------------------------------------------------------------------
+
+
+def test_wait_for_change_wakes_on_append(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make(quiet=True)) as s:
+            started = time.monotonic()
+            waiter = asyncio.create_task(s.wait_for_change(t, 0, timeout=10))
+            await asyncio.sleep(0.05)
+            assert not waiter.done()
+            await s.append(t, 0, [ev(1), ev(2)], NOW)
+            assert await waiter == 2
+            assert time.monotonic() - started < 1.0
+            assert await s.wait_for_change(t, 1, timeout=10) == 2  # already newer
+
+    run(body)
+
+
+def test_wait_for_change_times_out(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as s:
+            await s.append(t, 0, [ev(1)], NOW)
+            other = new_table()
+            started = time.monotonic()
+            waiter = asyncio.create_task(s.wait_for_change(t, 1, timeout=0.3))
+            await s.append(other, 0, [ev(1)], NOW)  # another table must not wake it
+            assert await waiter == 1
+            assert 0.29 <= time.monotonic() - started < 2.0
+            assert await s.wait_for_change(t, 1, timeout=0) == 1
+
+    run(body)
+
+
+def test_second_instance_sees_events_and_is_woken(backend: Backend) -> None:
+    if not backend.shared:
+        pytest.skip("an in-memory database is private to one store instance")
+
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as writer, opened(backend.make(quiet=True)) as watcher:
+            await writer.append(t, 0, [ev(1, "a")], NOW)
+            assert [e.type for e in await watcher.read(t)] == ["E1"]
+            started = time.monotonic()
+            waiter = asyncio.create_task(watcher.wait_for_change(t, 1, timeout=10))
+            await asyncio.sleep(0.1)
+            assert not waiter.done()
+            await writer.append(t, 1, [ev(2)], NOW)
+            assert await waiter == 2
+            assert time.monotonic() - started < 2.0  # quiet: only its own notification path
+            with pytest.raises(DuplicateRequest):
+                await watcher.append(t, 2, [ev(3, "a")], NOW)
+
+    run(body)
+
+
+# -- lifecycle --------------------------------------------------------------------------
+
+
+def test_open_is_idempotent(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as s:
+            await s.open()  # second open on the same instance is a no-op
+            await s.append(t, 0, [ev(1)], NOW)
+            if backend.shared:
+                async with opened(backend.make()) as again:  # schema exists already
+                    assert await again.version(t) == 1
+                    await again.append(t, 1, [ev(2)], NOW)
+            assert await s.version(t) == (2 if backend.shared else 1)
+
+    run(body)
+
+
+def test_closed_store_refuses_work(backend: Backend) -> None:
+    async def body() -> None:
+        s = backend.make()
+        with pytest.raises(StoreClosed):
+            await s.version(new_table())
+        await s.open()
+        await s.close()
+        await s.close()
+        with pytest.raises(StoreClosed):
+            await s.append(new_table(), 0, [ev(1)], NOW)
+
+    run(body)
+
+
+# -- backend-specific races ---------------------------------------------------------------
+
+
+def test_postgres_lost_race_maps_unique_violation(postgres_dsn: str) -> None:
+    """A writer that passed its checks but lost the insert race gets the mapped error."""
+
+    async def race(request_id: str | None, expected_error: type[Exception]) -> Exception:
+        t = new_table()
+        async with opened(PostgresEventStore(postgres_dsn, max_size=2)) as s:
+            rival = await psycopg.AsyncConnection.connect(postgres_dsn)
+            try:
+                await rival.execute(
+                    "INSERT INTO events VALUES (%s, 1, 'Rival', %s, %s, %s)",
+                    (t, b"", request_id, NOW),
+                )
+                loser = asyncio.create_task(s.append(t, 0, [ev(1, request_id)], NOW))
+                await asyncio.sleep(0.3)  # the loser now waits on the rival's row lock
+                assert not loser.done()
+                await rival.commit()
+            finally:
+                await rival.close()
+            with pytest.raises(expected_error) as info:
+                await loser
+            assert [e.type for e in await s.read(t)] == ["Rival"]
+            return info.value
+
+    async def body() -> None:
+        conflict = await race(None, VersionConflict)
+        assert isinstance(conflict, VersionConflict)
+        assert (conflict.expected, conflict.actual) == (0, 1)
+        dup = await race("same-move", DuplicateRequest)
+        assert isinstance(dup, DuplicateRequest) and dup.seq == 1
+
+    run(body)
+
+
+def test_sqlite_waits_for_another_writer_lock(tmp_path: Path) -> None:
+    """A second process holding the write lock delays, not breaks, an append."""
+    path = str(tmp_path / "locked.db")
+
+    async def body() -> None:
+        t = new_table()
+        async with opened(SqliteEventStore(path)) as s:
+            rival = sqlite3.connect(path, isolation_level=None)
+            rival.execute("BEGIN IMMEDIATE")
+            rival.execute("INSERT INTO events VALUES (?, 1, 'Rival', x'', NULL, ?)", (t, NOW))
+            loser = asyncio.create_task(s.append(t, 0, [ev(1)], NOW))
+            await asyncio.sleep(0.2)
+            assert not loser.done()
+            rival.execute("COMMIT")
+            rival.close()
+            with pytest.raises(VersionConflict):
+                await loser
+            assert await s.append(t, 1, [ev(2)], NOW) == 2
+
+    run(body)
+
+
+# -- URL factory --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "path"),
+    [
+        ("sqlite:///tarok.db", "tarok.db"),
+        ("sqlite:///data/dir/t.db", "data/dir/t.db"),
+        ("sqlite:////var/lib/tarok/t.db", "/var/lib/tarok/t.db"),
+        ("sqlite:///:memory:", ":memory:"),
+        ("memory:", ":memory:"),
+    ],
+)
+def test_open_store_sqlite_urls(url: str, path: str) -> None:
+    store = open_store(url)
+    assert isinstance(store, SqliteEventStore)
+    assert store.path == path
+
+
+@pytest.mark.parametrize("url", ["postgresql://u@h:5432/db", "postgres://u@h/db"])
+def test_open_store_postgres_urls(url: str) -> None:
+    store = open_store(url)
+    assert isinstance(store, PostgresEventStore)
+    assert store.dsn == url
+
+
+@pytest.mark.parametrize("url", ["mysql://x/y", "sqlite://", "sqlite:///", "tarok.db", ""])
+def test_open_store_rejects_unknown_urls(url: str) -> None:
+    with pytest.raises(ValueError, match="store URL"):
+        open_store(url)
+
+
+def test_memory_store_round_trip_via_url() -> None:
+    async def body() -> None:
+        async with opened(open_store("memory:")) as s:
+            assert await s.append("t", 0, [ev(1)], NOW) == 1
+            assert isinstance(s, EventStore)
+
+    run(body)
+
+
+def test_postgres_listener_survives_a_dropped_connection(postgres_dsn: str) -> None:
+    """Killing the LISTEN backend reconnects and still wakes the waiter (no recheck)."""
+
+    async def body() -> None:
+        t = new_table()
+        watcher = PostgresEventStore(postgres_dsn, max_size=2, recheck_interval=3600.0)
+        async with opened(PostgresEventStore(postgres_dsn)) as writer, opened(watcher):
+            listen_conn = watcher._listen_conn
+            assert listen_conn is not None
+            pid = listen_conn.info.backend_pid
+            await writer.append(t, 0, [ev(1)], NOW)
+            waiter = asyncio.create_task(watcher.wait_for_change(t, 1, timeout=10))
+            await asyncio.sleep(0.05)
+            async with await psycopg.AsyncConnection.connect(postgres_dsn) as admin:
+                await admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            await asyncio.sleep(0.3)  # the listener notices, reconnects and listens again
+            await writer.append(t, 1, [ev(2)], NOW)
+            assert await asyncio.wait_for(waiter, 3) == 2
+            new_conn = watcher._listen_conn
+            assert new_conn is not None and new_conn.info.backend_pid != pid
+            later = asyncio.create_task(watcher.wait_for_change(t, 2, timeout=10))
+            await asyncio.sleep(0.05)
+            await writer.append(t, 2, [ev(3)], NOW)
+            assert await asyncio.wait_for(later, 3) == 3
+
+    run(body)
