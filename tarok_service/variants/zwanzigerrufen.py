@@ -1,0 +1,171 @@
+"""Zwanzigerrufen: the 40-card Austrian tarock of the StarGames rules (RULES.md section 4).
+
+Four players, 10 cards each, no talon. One combined auction (zwanzigerrufen_auction) fixes
+the game (call XX, colour solo or solo), the additions and the kontras; forehand leads the
+first trick; the score is in units of the game value (zwanzigerrufen_scoring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..engine import tricks as t
+from ..engine.cards import GLATZE, MOND, SKIS, TAROK, Card, Deck, deal_packets, tarock40
+from ..engine.moves import Move
+from ..engine.options import Rules
+from ..engine.outcome import HandResult
+from ..engine.state import REDEAL, HandState, Trick
+from ..engine.trickplay import TrickPlay
+from ..engine.variant import BonusInfo, ContractInfo, Variant, register
+from ..engine.view import View
+from . import zwanzigerrufen_auction as auction
+from . import zwanzigerrufen_data as d
+from . import zwanzigerrufen_scoring as scoring
+from .zwanzigerrufen_state import AUCTION, ZwanzigerState, st
+from .zwanzigerrufen_view import build_view
+
+PLAY = "play"
+_DECK = tarock40()
+MOND_CARD, SKIS_CARD = Card(TAROK, MOND), Card(TAROK, SKIS)
+
+
+def needs_redeal(hand: Sequence[Card]) -> bool:
+    """A hand with no tarok or one, or with all four Glatzen, is thrown in."""
+    taroks = sum(1 for c in hand if c.is_tarok)
+    glatzen = sum(1 for c in hand if not c.is_tarok and c.rank == GLATZE)
+    return taroks <= 1 or glatzen == 4
+
+
+class Zwanzigerrufen(TrickPlay, Variant):
+    """Austrian XX-calling tarock, as StarGames plays it (seats numbered clockwise)."""
+
+    id = "zwanzigerrufen"
+    name = "Zwanzigerrufen (StarGames tarock)"
+    player_counts = (4,)
+    option_specs = d.OPTIONS
+
+    def deck(self, rules: Rules) -> Deck:
+        return _DECK
+
+    def contracts(self, players: int) -> tuple[ContractInfo, ...]:
+        return tuple(
+            ContractInfo(g, d.GAME_NAMES[g], d.VALUES[g].game, self.player_counts) for g in d.GAMES
+        )
+
+    def bonuses(self, players: int) -> tuple[BonusInfo, ...]:
+        """Call-game values in units; a solo or colour solo doubles them (none in colour solo
+        for pagat, trull and mondfang)."""
+        v = d.VALUES[d.CALL]
+        return (
+            BonusInfo(d.ABSOLUT, "Absolut", *v.absolut),
+            BonusInfo(d.PAGAT_ITEM, "Pagat", *v.pagat),
+            BonusInfo(d.VALAT, "Valat", *v.valat),
+            BonusInfo(d.TRULL, "Trull", v.trull, 0),
+            BonusInfo(d.KING_TRULL, "King trull", v.king_trull, 0),
+            BonusInfo(d.MONDFANG, "Mondfang", v.mondfang, 0),
+        )
+
+    # --- deal ---------------------------------------------------------------------------
+
+    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> HandState:
+        n = rules.players
+        forehand = (dealer + 1) % n
+        hands, _ = deal_packets(order, n, forehand, 0, 5)
+        hands = tuple(_DECK.sort(h) for h in hands)
+        state = ZwanzigerState(
+            rules=rules,
+            dealer=dealer,
+            phase=AUCTION,
+            turn=forehand,
+            hands=hands,
+            talon=(),
+            piles=((),) * n,
+            dealt=hands,
+        )
+        if any(needs_redeal(h) for h in hands):
+            return replace(state, phase=REDEAL, turn=None)
+        return state
+
+    # --- auction ------------------------------------------------------------------------
+
+    def legal_auction(self, state: HandState) -> list[Move]:
+        return auction.legal(st(state))
+
+    def explain_auction(self, state: HandState, move: Move) -> str:
+        s = st(state)
+        assert s.turn is not None
+        return auction.check(s, s.turn, move) or "ILLEGAL_MOVE"
+
+    def apply_auction(self, state: HandState, move: Move) -> HandState:
+        return auction.apply(st(state), move)
+
+    # --- trick play hooks ---------------------------------------------------------------
+
+    def trick_rules(self, state: HandState) -> t.TrickRules:
+        if st(state).game == d.COLOUR_SOLO:
+            return t.TrickRules(trumps_win=False, emperor=False, suits_before_trump_lead=True)
+        return t.TrickRules()
+
+    def held_cards(self, state: HandState, seat: int) -> tuple[Card, ...]:
+        """An announced pagat is kept for the last trick while another card is legal."""
+        s = st(state)
+        item = d.item_id(d.PAGAT_ITEM, s.playing_side(seat))
+        return (d.TRULL_CARDS[0],) if s.announcer(item) == seat else ()
+
+    def after_trick(self, state: HandState, trick: Trick) -> HandState:
+        """Mondfang: the skis wins a trick holding the mond (a trull trick too, if chosen)."""
+        s = st(state)
+        if s.game == d.COLOUR_SOLO or MOND_CARD not in trick.cards:
+            return s
+        won_with = dict(trick.plays)[trick.winner]
+        trull_trick = s.rules.flag("trull_trick_mondfang") and SKIS_CARD in trick.cards
+        if won_with == SKIS_CARD or trull_trick:
+            owner = next(seat for seat, card in trick.plays if card == MOND_CARD)
+            return replace(s, mond_caught=owner)
+        return s
+
+    # --- results, checks, views, labels -------------------------------------------------
+
+    def result(self, state: HandState) -> HandResult | None:
+        if state.phase == REDEAL:
+            n = state.players
+            return HandResult("redeal", None, (), None, (0,) * n, (0,) * n, (), redeal=True)
+        if not state.finished:
+            return None
+        return scoring.score(st(state), _DECK)
+
+    def invariants(self, state: HandState, result: HandResult) -> list[str]:
+        """Card points add up to 88, payments are zero-sum, a valat is scored alone."""
+        if result.redeal:
+            return []
+        errors = []
+        if sum(result.side_points) != d.TOTAL_POINTS:
+            errors.append(f"card points add up to {sum(result.side_points)}")
+        if sum(result.scores) != 0:
+            errors.append(f"payments add up to {sum(result.scores)}")
+        valat = [line for line in result.lines if line.item.startswith("valat")]
+        if valat and len(valat) != len(result.lines):
+            errors.append("a valat was scored with other items")
+        return errors
+
+    def view(self, state: HandState, seat: int | None) -> View:
+        s = st(state)
+        legal = tuple(self.legal_moves(s)) if seat is not None and seat == s.turn else ()
+        return build_view(self, s, seat, legal)
+
+    def label(self, state: HandState, move: Move) -> str:
+        s = st(state)
+        if move.kind == PLAY:
+            return f"Play {_DECK.labels[_DECK.card(move.value)]}"
+        if move.kind == auction.BID:
+            return f"Announce {d.GAME_NAMES[move.value].lower()}"
+        if move.kind == auction.ANNOUNCE:
+            return f"Announce {move.value}"
+        if move.kind == auction.KONTRA:
+            name = d.KONTRA_NAMES[s.level(move.value) + 1].capitalize()
+            return f"{name} on {move.value.replace('_', ' ')}"
+        return "Pass (Naprej)" if move.kind == auction.PASS else move.kind.capitalize()
+
+
+ZWANZIGERRUFEN = register(Zwanzigerrufen())

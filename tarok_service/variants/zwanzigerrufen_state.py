@@ -1,0 +1,54 @@
+"""The state of one Zwanzigerrufen hand and the facts derived from it (sides, levels)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.cards import Card
+from ..engine.state import HandState
+from ..engine.view import Fact
+from . import zwanzigerrufen_data as d
+
+AUCTION = "auction"
+
+
+@dataclass(frozen=True, slots=True)
+class ZwanzigerState(HandState):
+    """A hand: the dealt cards, the game announced so far and what was said about it."""
+
+    dealt: tuple[tuple[Card, ...], ...] = ()
+    game: str = ""
+    declarer: int | None = None
+    called: Card | None = None
+    partner: int | None = None
+    accepted: frozenset[int] = frozenset()  # passed or added: no higher game any more
+    announced: tuple[tuple[str, int], ...] = ()  # (item, seat), items of the current game
+    levels: tuple[tuple[str, int], ...] = ()  # (item, kontra level)
+    passes: int = 0
+    mond_caught: int | None = None  # seat whose mond the skis won (mondfang)
+    facts: tuple[Fact, ...] = ()
+
+    def team(self) -> tuple[int, ...]:
+        """The playing side: the declarer and, in a call game, the holder of the called tarok."""
+        if self.declarer is None:
+            return ()
+        if self.partner is None:
+            return (self.declarer,)
+        return tuple(sorted((self.declarer, self.partner)))
+
+    def playing_side(self, seat: int) -> bool:
+        return seat in self.team()
+
+    def level(self, item: str) -> int:
+        return dict(self.levels).get(item, 0)
+
+    def announcer(self, item: str) -> int | None:
+        return dict(self.announced).get(item)
+
+    def valat_announced(self) -> bool:
+        return any(d.base_addition(item) == d.VALAT for item, _ in self.announced)
+
+
+def st(state: HandState) -> ZwanzigerState:
+    assert isinstance(state, ZwanzigerState)
+    return state
