@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 LEVEL_NAMES = ("", "kontra", "re", "sub", "mort")
+FLEK_NAMES = ("", "flek", "reflek", "sup", "tuti")  # Czech taroky
 
 
 def multiplier(level: int) -> int:
@@ -20,5 +21,6 @@ def can_raise(level: int, is_owner_side: bool, max_level: int = 4) -> bool:
     return level < max_level and raised_by_owner(level) == is_owner_side
 
 
-def name(level: int) -> str:
-    return LEVEL_NAMES[level] if level < len(LEVEL_NAMES) else f"x{multiplier(level)}"
+def name(level: int, names: tuple[str, ...] = LEVEL_NAMES) -> str:
+    """The name of a level in a naming scheme (LEVEL_NAMES, FLEK_NAMES)."""
+    return names[level] if level < len(names) else f"x{multiplier(level)}"

@@ -1,0 +1,324 @@
+"""Czech taroky with povinnosti, varšava and the žid, 4 players (RULES.md section 5, S002)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..engine import kontra as k
+from ..engine import moves as m
+from ..engine import tricks as t
+from ..engine.auction import PASSED, Auction
+from ..engine.cards import PAGAT, TAROK, Card, Deck, deal_packets
+from ..engine.match import MatchState
+from ..engine.moves import Move
+from ..engine.options import Rules
+from ..engine.outcome import HandResult
+from ..engine.state import REDEAL, HandState, Trick, replace_at
+from ..engine.trickplay import TrickPlay, start_tricks
+from ..engine.variant import BonusInfo, ContractInfo, Variant, register
+from ..engine.view import Fact, View
+from . import taroky_data as d
+from . import taroky_scoring as scoring
+from . import taroky_talon as talon
+from .taroky_declarations import declarations
+from .taroky_state import (
+    BIDDING,
+    CALLING,
+    DECK,
+    DECLARING,
+    THIRD_TALON,
+    VARSAVA_CHOICE,
+    TarokyState,
+    st,
+)
+from .taroky_view import build_view
+
+BID, PASS, ANNOUNCE, KONTRA, PLAY, DECLARATION = (
+    "bid",
+    "pass",
+    "announce",
+    "kontra",
+    "play",
+    "declaration",
+)
+PAGAT_CARD = Card(TAROK, PAGAT)
+
+
+class Taroky(TrickPlay, Variant):
+    """Czech taroky "se starou": povinnosti, the call of XIX, varšava and the žid."""
+
+    id = "taroky"
+    name = "Czech taroky"
+    player_counts = (4,)
+    option_specs = d.OPTIONS
+    talon_size = 6
+    packet = 6
+
+    def deck(self, rules: Rules) -> Deck:
+        return DECK
+
+    def contracts(self, players: int) -> tuple[ContractInfo, ...]:
+        rows = (*d.OBLIGATIONS, d.VARSAVA_GAME)
+        return tuple(ContractInfo(o.id, o.name, o.multiplier, self.player_counts) for o in rows)
+
+    def bonuses(self, players: int) -> tuple[BonusInfo, ...]:
+        """Revealing declarations (silent values) and the binding pagat and valat, at the
+        default option values."""
+        value = {s.name: s.default for s in d.OPTIONS if type(s.default) is int}
+        rows = [
+            BonusInfo(i, n, value["big_declaration" if big else "small_declaration"], 0)
+            for i, (n, big) in d.DECLARATIONS.items()
+        ]
+        for item, name in d.BINDING_NAMES.items():
+            rows.append(BonusInfo(item, name, value[f"{item}_silent"], value[f"{item}_announced"]))
+        return tuple(rows)
+
+    # --- deal ---------------------------------------------------------------------------
+
+    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> HandState:
+        """The talon is the first six cards; then packets of six from forehand."""
+        n = rules.players
+        forehand = (dealer + 1) % n
+        hands, tal = deal_packets(order, n, forehand, self.talon_size, self.packet)
+        return TarokyState(
+            rules=rules,
+            dealer=dealer,
+            phase=BIDDING,
+            turn=forehand,
+            hands=tuple(DECK.sort(h) for h in hands),
+            talon=tal,
+            piles=((),) * n,
+            auction=Auction(forehand, (None,) * n),
+        )
+
+    def misdeal(self, state: HandState) -> HandState:
+        """Throw the hand in as misdealt: the dealer pays into the zid (seed)."""
+        return replace(st(state), phase=REDEAL, turn=None, misdealt=True)
+
+    # --- auction of obligations ----------------------------------------------------------
+
+    def legal_bidding(self, state: HandState) -> list[Move]:
+        """Forehand must name an obligation first; the others accept (pass) or go higher."""
+        s = st(state)
+        assert s.auction is not None and s.turn is not None
+        if s.turn == s.forehand and s.auction.bids[s.turn] is None:
+            return [Move(BID, o.id) for o in d.OBLIGATIONS]
+        best, _ = s.auction.high()
+        higher = [Move(BID, o.id) for i, o in enumerate(d.OBLIGATIONS) if i > best]
+        return [Move(PASS), *higher]
+
+    def explain_bidding(self, state: HandState, move: Move) -> str:
+        if move.kind == PASS:
+            return m.PASS_NOT_ALLOWED
+        if move.kind != BID:
+            return m.WRONG_PHASE
+        return m.BID_TOO_LOW if move.value in d.OBLIGATION_INDEX else m.BID_NOT_ALLOWED
+
+    def apply_bidding(self, state: HandState, move: Move) -> HandState:
+        s, seat = st(state), state.turn
+        assert s.auction is not None and seat is not None
+        bid = PASSED if move.kind == PASS else d.OBLIGATION_INDEX[move.value]
+        auction = s.auction.bid(seat, bid)
+        s = replace(s, auction=auction, facts=(*s.facts, Fact(seat, move.kind, move.value)))
+        best, high = auction.high()
+        if high is None or not auction.others_passed(high):
+            return replace(s, turn=auction.next_bidder(seat))
+        if d.OBLIGATIONS[best].id == d.BASIC:
+            return replace(s, phase=VARSAVA_CHOICE, turn=high)
+        return self._chosen(s, high, d.OBLIGATIONS[best].id)
+
+    def legal_varsava_choice(self, state: HandState) -> list[Move]:
+        """Everybody accepted the basic obligation: forehand may turn it into varšava."""
+        return [Move(BID, d.VARSAVA), Move(PASS)]
+
+    def explain_varsava_choice(self, state: HandState, move: Move) -> str:
+        return m.BID_NOT_ALLOWED if move.kind == BID else m.WRONG_PHASE
+
+    def apply_varsava_choice(self, state: HandState, move: Move) -> HandState:
+        s = st(state)
+        assert s.turn is not None
+        if move.kind == PASS:
+            return self._chosen(s, s.turn, d.BASIC)
+        fact = Fact(s.turn, BID, d.VARSAVA)
+        s = replace(s, contract=d.VARSAVA, declarer=s.turn, facts=(*s.facts, fact))
+        return start_tricks(s, s.forehand)
+
+    def _chosen(self, s: TarokyState, seat: int, contract: str) -> HandState:
+        o = d.BY_ID[contract]
+        s = replace(s, contract=contract, declarer=seat, turn=seat, multiplier=o.multiplier)
+        if o.calls:
+            return replace(s, phase=CALLING)
+        if o.talon == "third":
+            return replace(s, phase=THIRD_TALON)
+        return self._declaring(s)
+
+    # --- the call, the talon and the discards --------------------------------------------
+
+    def legal_calling(self, state: HandState) -> list[Move]:
+        return [Move(talon.CALL, DECK.codes[c]) for c in talon.callable_cards(st(state))]
+
+    def explain_calling(self, state: HandState, move: Move) -> str:
+        return m.CALL_NOT_ALLOWED if move.kind == talon.CALL else m.WRONG_PHASE
+
+    def apply_calling(self, state: HandState, move: Move) -> HandState:
+        return talon.call(st(state), DECK.card(move.value))
+
+    def legal_third_talon(self, state: HandState) -> list[Move]:
+        return [Move(talon.TALON, talon.KEEP), Move(talon.TALON, talon.REJECT)]
+
+    def apply_third_talon(self, state: HandState, move: Move) -> HandState:
+        return talon.third_choice(st(state), move.value)
+
+    def legal_exchange(self, state: HandState) -> list[Move]:
+        s = st(state)
+        seat = s.queue[0][0]
+        return [Move(talon.DISCARD, DECK.codes[c]) for c in talon.discardable(s, seat)]
+
+    def explain_exchange(self, state: HandState, move: Move) -> str:
+        return m.DISCARD_NOT_ALLOWED if move.kind == talon.DISCARD else m.WRONG_PHASE
+
+    def apply_exchange(self, state: HandState, move: Move) -> HandState:
+        s = talon.discard(st(state), DECK.card(move.value))
+        return s if s.queue else self._declaring(s)
+
+    # --- declarations and flek -----------------------------------------------------------
+
+    def _declaring(self, s: TarokyState) -> HandState:
+        """Revealing declarations are made from every hand at once, from the declarer on."""
+        assert s.declarer is not None
+        made, facts = [], list(s.facts)
+        for i in range(s.players):
+            seat = (s.declarer + i) % s.players
+            for item in declarations(s.hands[seat]):
+                made.append((seat, item))
+                facts.append(Fact(seat, DECLARATION, item))
+        return replace(
+            s,
+            declarations=tuple(made),
+            facts=tuple(facts),
+            phase=DECLARING,
+            turn=s.declarer,
+            passes=0,
+        )
+
+    def announceable(self, s: TarokyState, seat: int) -> list[str]:
+        """Binding declarations `seat` may still make: the pagat if he holds it, the valat."""
+        items = [d.PAGAT] if PAGAT_CARD in s.hands[seat] else []
+        return [i for i in (*items, d.VALAT) if s.announcer(i) is None]
+
+    def can_flek(self, s: TarokyState, seat: int) -> bool:
+        """Flek by an opponent, reflek by the declaring side, and so on to the table's limit."""
+        return k.can_raise(s.flek, seat in s.team(), s.rules.num("max_flek"))
+
+    def legal_declaring(self, state: HandState) -> list[Move]:
+        s = st(state)
+        assert s.turn is not None
+        moves = [Move(PASS)] + [Move(ANNOUNCE, i) for i in self.announceable(s, s.turn)]
+        return moves + ([Move(KONTRA, d.GAME)] if self.can_flek(s, s.turn) else [])
+
+    def explain_declaring(self, state: HandState, move: Move) -> str:
+        if move.kind == ANNOUNCE:
+            return m.ANNOUNCEMENT_NOT_ALLOWED
+        return m.KONTRA_NOT_ALLOWED if move.kind == KONTRA else m.WRONG_PHASE
+
+    def apply_declaring(self, state: HandState, move: Move) -> HandState:
+        s = st(state)
+        assert s.turn is not None
+        seat = s.turn
+        if move.kind == PASS:
+            if s.passes + 1 == s.players:
+                return start_tricks(replace(s, passes=0), s.forehand)
+            return replace(s, passes=s.passes + 1, turn=s.next_seat(seat))
+        if move.kind == ANNOUNCE:
+            fact = Fact(seat, ANNOUNCE, move.value)
+            return replace(
+                s,
+                announced=(*s.announced, (move.value, seat)),
+                passes=0,
+                facts=(*s.facts, fact),
+            )
+        fact = Fact(seat, KONTRA, d.GAME, s.flek + 1)
+        return replace(s, flek=s.flek + 1, passes=0, facts=(*s.facts, fact))
+
+    # --- trick play hooks ----------------------------------------------------------------
+
+    def trick_rules(self, state: HandState) -> t.TrickRules:
+        """No emperor's trick; varšava must overtake, no XXI under the škýz, pagat last."""
+        if st(state).contract == d.VARSAVA:
+            return t.TrickRules(
+                must_overtake=True, emperor=False, pagat_last_tarok=True, mond_not_under_skis=True
+            )
+        return t.TrickRules(emperor=False)
+
+    def after_trick(self, state: HandState, trick: Trick) -> HandState:
+        """Varšava: a talon card goes with each of the first six tricks to its winner."""
+        s = st(state)
+        if s.contract != d.VARSAVA or not s.talon:
+            return s
+        gift = s.talon[0]
+        piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
+        return replace(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, (trick.winner, gift)))
+
+    # --- results, views, labels ----------------------------------------------------------
+
+    def result(self, state: HandState) -> HandResult | None:
+        s = st(state)
+        return scoring.score(s) if s.finished else None
+
+    def invariants(self, state: HandState, result: HandResult) -> list[str]:
+        """Card points: 70 for two sides, 69-71 per player in varšava; payments and the pot
+        add up to zero; every trick was played."""
+        errors = []
+        if sum(result.totals) + result.pot != 0:
+            errors.append(f"payments {sum(result.totals)} and pot {result.pot} do not balance")
+        if result.redeal:
+            return errors
+        total = sum(result.side_points)
+        if result.contract == d.VARSAVA:
+            if len(result.side_points) != 4 or not 69 <= total <= 71:
+                errors.append(f"varsava card points add up to {total}")
+        elif len(result.side_points) != 2 or total != 70:
+            errors.append(f"card points add up to {total}")
+        if len(state.tricks) != 12 or (state.talon and result.contract == d.VARSAVA):
+            errors.append("hand ended early or talon not given out")
+        return errors
+
+    def view(self, state: HandState, seat: int | None) -> View:
+        s = st(state)
+        legal = tuple(self.legal_moves(s)) if seat is not None and seat == s.turn else ()
+        return build_view(s, seat, legal, self.result(s) if s.finished else None)
+
+    def label(self, state: HandState, move: Move) -> str:
+        s = st(state)
+        if move.kind in (PLAY, talon.DISCARD, talon.CALL):
+            return f"{move.kind.capitalize()} {DECK.labels[DECK.card(move.value)]}"
+        if move.kind == BID:
+            return f"Bid {d.BY_ID[move.value].name}"
+        if move.kind == PASS:
+            passes = {BIDDING: "Dobrá (accept)", VARSAVA_CHOICE: "Play the basic obligation"}
+            return passes.get(s.phase, "Pass")
+        if move.kind == talon.TALON:
+            return f"{move.value.capitalize()} the talon cards " + " ".join(
+                DECK.labels[c] for c in talon.third_group(s)
+            )
+        if move.kind == ANNOUNCE:
+            return f"Announce {d.BINDING_NAMES[move.value]}"
+        return k.name(s.flek + 1, k.FLEK_NAMES).capitalize()
+
+    # --- match: the zid -------------------------------------------------------------------
+
+    def zid_result(self, match: MatchState, result: HandResult) -> HandResult:
+        """The hand's result with the zid settled against the table's pot (second obligation:
+        a win takes the pot, a loss doubles it)."""
+        payer = str(match.rules.opt("zid_lost_payer")) if match.rules else "split"
+        return scoring.with_zid(result, match.pot, payer)
+
+    def settle(self, match: MatchState, result: HandResult) -> MatchState:
+        """Totals, dealer rotation, and the zid: varšava and misdeals fill it."""
+        resolved = self.zid_result(match, result)
+        after = match.record(resolved.totals, redeal=resolved.redeal)
+        return replace(after, pot=match.pot + resolved.pot)
+
+
+TAROKY = register(Taroky())

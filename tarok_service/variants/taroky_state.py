@@ -1,0 +1,70 @@
+"""The state of a Czech taroky hand and small questions about it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.auction import Auction
+from ..engine.cards import Card, tarok54
+from ..engine.state import HandState
+from ..engine.view import Fact
+from . import taroky_data as d
+
+BIDDING, VARSAVA_CHOICE, CALLING = "bidding", "varsava_choice", "calling"
+THIRD_TALON, EXCHANGE, DECLARING = "third_talon", "exchange", "declaring"
+MISDEAL = "misdeal"
+DECK = tarok54()
+
+
+@dataclass(frozen=True, slots=True)
+class TarokyState(HandState):
+    """A Czech hand: the auction of obligations, the team and what has been declared.
+
+    `talon` holds the cards no player has: the undistributed talon, then (third obligation)
+    the cards that go to the opponents, (sixth) the talon that goes to the winner, (varsava)
+    the cards still to be given to the first six tricks.
+    """
+
+    auction: Auction | None = None
+    contract: str = ""
+    declarer: int | None = None
+    called: Card | None = None
+    partner: int | None = None
+    multiplier: int = 1  # talon multiplier of the game part
+    third_step: int = 0  # third obligation: 0 looking at the first three, 1 at the second
+    shown: tuple[tuple[Card, ...], ...] = ()  # third obligation: rejected threes, face up
+    queue: tuple[tuple[int, int], ...] = ()  # (seat, cards to discard), first one discarding
+    discards: tuple[tuple[int, Card], ...] = ()
+    received: tuple[tuple[int, Card], ...] = ()  # talon cards handed to a player
+    declarations: tuple[tuple[int, str], ...] = ()  # revealing, automatic: (seat, id)
+    announced: tuple[tuple[str, int], ...] = ()  # binding: (id, seat)
+    flek: int = 0  # kontra level of the game part
+    passes: int = 0
+    gifts: tuple[tuple[int, Card], ...] = ()  # varsava: talon cards given to trick winners
+    misdealt: bool = False
+    facts: tuple[Fact, ...] = ()
+
+    def team(self) -> tuple[int, ...]:
+        """The declaring side: declarer and partner (none in varsava)."""
+        if self.declarer is None or self.contract == d.VARSAVA:
+            return ()
+        if self.partner is None or self.partner == self.declarer:
+            return (self.declarer,)
+        return (self.declarer, self.partner)
+
+    def opponents(self) -> tuple[int, ...]:
+        team = self.team()
+        return tuple(s for s in range(self.players) if s not in team)
+
+    def announcer(self, item: str) -> int | None:
+        return dict(self.announced).get(item)
+
+    @property
+    def obligation(self) -> d.Obligation:
+        return d.BY_ID[self.contract]
+
+
+def st(state: HandState) -> TarokyState:
+    """The state as a TarokyState."""
+    assert isinstance(state, TarokyState)
+    return state
