@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 from .cards import Card
 from .options import Rules
@@ -12,6 +13,7 @@ REDEAL = "redeal"
 TRICKS = "tricks"
 
 Play = tuple[int, Card]
+S = TypeVar("S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,3 +83,38 @@ def without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     """`cards` less one copy of `card`."""
     i = cards.index(card)
     return cards[:i] + cards[i + 1 :]
+
+
+_COPIERS: dict[type, Any] = {}
+
+
+def _copier(cls: type) -> Any:
+    """A generated function copying a frozen slots dataclass with some fields changed."""
+    names = [f.name for f in fields(cls)]
+    setters = {}
+    for name in names:
+        for klass in cls.__mro__:
+            slot = klass.__dict__.get(name)
+            if slot is not None and hasattr(slot, "__set__"):
+                setters[f"set_{name}"] = slot.__set__
+                break
+    body = "".join(
+        f" set_{n}(new, changes.pop({n!r}) if {n!r} in changes else obj.{n})\n" for n in names
+    )
+    src = (
+        f"def copy(obj, changes):\n new = make(cls)\n{body}"
+        " if changes:\n  raise TypeError(f'unknown fields {sorted(changes)}')\n return new\n"
+    )
+    namespace: dict[str, Any] = {"make": object.__new__, "cls": cls, **setters}
+    exec(src, namespace)  # noqa: S102 - generated from the class's own field names
+    return namespace["copy"]
+
+
+def evolve(obj: S, **changes: Any) -> S:
+    """`dataclasses.replace` for frozen slots states, about three times faster (hot path)."""
+    cls = type(obj)
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = _copier(cls)
+    result: S = copier(obj, changes)
+    return result

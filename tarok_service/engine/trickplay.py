@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from . import tricks as t
 from .cards import Card, Deck
 from .moves import Move
-from .state import SCORED, TRICKS, HandState, Trick, replace_at, without
+from .state import SCORED, TRICKS, HandState, Trick, evolve, replace_at, without
 
 PLAY = "play"
 
@@ -57,15 +56,15 @@ class TrickPlay:
         hands = replace_at(state.hands, seat, without(state.hands[seat], card))
         plays = (*state.trick, (seat, card))
         if len(plays) < state.players:
-            return replace(state, hands=hands, trick=plays, turn=state.next_seat(seat))
+            return evolve(state, hands=hands, trick=plays, turn=state.next_seat(seat))
         won = t.winner(plays, self.trick_rules(state))
         trick = Trick(plays, won)
         piles = replace_at(state.piles, won, state.piles[won] + trick.cards)
-        after = replace(state, hands=hands, trick=(), tricks=(*state.tricks, trick), piles=piles)
+        after = evolve(state, hands=hands, trick=(), tricks=(*state.tricks, trick), piles=piles)
         after = self.after_trick(after, trick)
         if self.hand_over(after):
-            return replace(after, phase=SCORED, turn=None)
-        return replace(after, turn=won)
+            return evolve(after, phase=SCORED, turn=None)
+        return evolve(after, turn=won)
 
     def after_trick(self, state: HandState, trick: Trick) -> HandState:
         """Side effects of a completed trick (talon cards to the winner, captures ...)."""
@@ -77,4 +76,4 @@ class TrickPlay:
 
 
 def start_tricks(state: HandState, leader: int) -> HandState:
-    return replace(state, phase=TRICKS, turn=leader)
+    return evolve(state, phase=TRICKS, turn=leader)
