@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tarok_service.engine.moves import Move  # noqa: E402
-from tarok_service.engine.state import HandState  # noqa: E402
-from tarok_service.selfplay import choose  # noqa: E402
-from tarok_service.variants.slovenian import SLOVENIAN  # noqa: E402
-from tests.variants.test_openspiel_differential import OPTIONS, os_moves, start  # noqa: E402
+from tarok_service.engine.moves import Move
+from tarok_service.engine.state import HandState
+from tarok_service.selfplay import choose
+from tarok_service.variants.slovenian import SLOVENIAN
+from tests.variants.test_openspiel_differential import OPTIONS, os_moves, start
 
 Record = tuple[int, list[int], list[Move], HandState]
 

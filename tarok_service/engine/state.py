@@ -106,7 +106,7 @@ def _copier(cls: type) -> Any:
         " if changes:\n  raise TypeError(f'unknown fields {sorted(changes)}')\n return new\n"
     )
     namespace: dict[str, Any] = {"make": object.__new__, "cls": cls, **setters}
-    exec(src, namespace)  # noqa: S102 - generated from the class's own field names
+    exec(src, namespace)
     return namespace["copy"]
 
 
