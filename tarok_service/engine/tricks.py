@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from . import moves as m
 from .cards import MOND, PAGAT, SKIS, TAROK, Card
@@ -32,6 +33,12 @@ class TrickRules:
     emperor_order: str = EMPEROR_ANY
     tie: str = TIE_FIRST
     trump: str = TAROK
+    pagat_last_tarok: bool = False  # Czech varsava: the pagat only as one's last tarok
+    mond_not_under_skis: bool = False  # Czech varsava: XXI never into a trick holding the skis
+    suits_before_trump_lead: bool = False  # colour solo: no tarok lead while holding suit cards
+    # Bolognese Matto: may always be played, never wins, and is skipped when judging the trick
+    # (when led, the next card sets the suit). None: no such card.
+    excuse: Card | None = None
 
 
 def has_suit(hand: Sequence[Card], suit: str) -> bool:
@@ -72,8 +79,21 @@ def beats(card: Card, best: Card, led: Card, rules: TrickRules) -> bool:
     return rules.trumps_win and card.suit == rules.trump
 
 
+def outranks(card: Card, best: Card, led: Card, rules: TrickRules) -> bool:
+    """Whether `card` beats `best` of the same suit; an identical card counts only under the
+    lead-pack tie rule (two-deck games), where the copy with the led card's back is higher."""
+    if card.rank != best.rank:
+        return card.rank > best.rank
+    return rules.tie == TIE_LEAD_PACK and card.pack == led.pack and best.pack != led.pack
+
+
 def winning_index(cards: Sequence[Card], rules: TrickRules) -> int:
     """Index of the winning card among the cards of a trick, in playing order."""
+    if rules.excuse is not None:
+        others = [i for i, c in enumerate(cards) if c != rules.excuse]
+        if not others:
+            return 0
+        return others[winning_index([cards[i] for i in others], _plain(rules))]
     if rules.emperor and is_emperor(cards, rules):
         pagats = [i for i, c in enumerate(cards) if c.suit == rules.trump and c.rank == PAGAT]
         if len(pagats) == 1:
@@ -121,16 +141,37 @@ def legal_plays(
     hand: Sequence[Card], trick: Sequence[Card], rules: TrickRules, held: Sequence[Card] = ()
 ) -> list[Card]:
     """Cards the player may play now. `held` are cards to keep for the last trick if possible."""
+    if rules.excuse is not None:
+        return _with_excuse(hand, trick, rules, held)
     cards = _candidates(hand, trick, rules)
+    if rules.pagat_last_tarok or rules.mond_not_under_skis:
+        cards = [c for c in cards if not _banned(c, hand, trick, rules)] or cards
     if held and len(hand) > 1:
         kept = [c for c in cards if c not in held]
         cards = kept or cards
     return cards
 
 
+def _leads(hand: Sequence[Card], rules: TrickRules) -> list[Card]:
+    """Cards the leader may lead."""
+    cards = list(hand)
+    if rules.suits_before_trump_lead:
+        cards = [c for c in cards if c.suit != rules.trump] or cards
+    return _without_pagat(cards, rules) if rules.pagat_last else cards
+
+
+def _trump_lead_barred(hand: Sequence[Card], card: Card, rules: TrickRules) -> bool:
+    """Whether leading `card` breaks the no-trump-lead-while-holding-suits rule."""
+    return (
+        rules.suits_before_trump_lead
+        and card.suit == rules.trump
+        and any(c.suit != rules.trump for c in hand)
+    )
+
+
 def _candidates(hand: Sequence[Card], trick: Sequence[Card], rules: TrickRules) -> list[Card]:
     if not trick:
-        return _without_pagat(list(hand), rules) if rules.pagat_last else list(hand)
+        return _leads(hand, rules)
     suit = obliged_suit(hand, trick[0], rules.trump)
     if suit is None:
         return list(hand)
@@ -141,7 +182,7 @@ def _candidates(hand: Sequence[Card], trick: Sequence[Card], rules: TrickRules) 
         return [c for c in cards if _is_pagat(c, rules)]
     to_beat = _card_to_beat(trick, suit, rules)
     if to_beat is not None:
-        higher = [c for c in cards if c.rank > to_beat.rank]
+        higher = [c for c in cards if outranks(c, to_beat, trick[0], rules)]
         cards = higher or cards
     return _without_pagat(cards, rules) if rules.pagat_last else cards
 
@@ -154,10 +195,55 @@ def _emperor_completes(hand: Sequence[Card], trick: Sequence[Card], rules: Trick
     return SKIS in ranks and MOND in ranks
 
 
+def _banned(card: Card, hand: Sequence[Card], trick: Sequence[Card], rules: TrickRules) -> str:
+    """The reason code of a ban (Czech varsava) that `card` falls under, else ""; a ban gives
+    way when it would leave no legal card (see `legal_plays`)."""
+    trumps = [c for c in hand if c.suit == rules.trump]
+    if rules.pagat_last_tarok and _is_pagat(card, rules) and len(trumps) > 1:
+        return m.PAGAT_NOT_LAST_TAROK
+    is_mond = card.suit == rules.trump and card.rank == MOND
+    if rules.mond_not_under_skis and is_mond and any(_is_skis(c, rules) for c in trick):
+        return m.MOND_UNDER_SKIS
+    return ""
+
+
+def _is_skis(card: Card, rules: TrickRules) -> bool:
+    return card.suit == rules.trump and card.rank == SKIS
+
+
+def _with_excuse(
+    hand: Sequence[Card], trick: Sequence[Card], rules: TrickRules, held: Sequence[Card]
+) -> list[Card]:
+    """Legal plays when the rules have an excuse: the other cards as if it were not in the hand
+    or the trick, plus the excuse itself whenever it is held."""
+    rest, led = _no_excuse(hand, rules), _no_excuse(trick, rules)
+    cards = legal_plays(rest, led, _plain(rules), held) if rest else []
+    return cards + [c for c in hand if c == rules.excuse]
+
+
+def _no_excuse(cards: Sequence[Card], rules: TrickRules) -> list[Card]:
+    excuse = rules.excuse
+    if excuse is None:
+        return list(cards)
+    return [c for c in cards if c.suit != excuse.suit or c != excuse]
+
+
+@lru_cache(maxsize=64)
+def _plain(rules: TrickRules) -> TrickRules:
+    """The same rules without an excuse card."""
+    return replace(rules, excuse=None)
+
+
 def explain(hand: Sequence[Card], trick: Sequence[Card], card: Card, rules: TrickRules) -> str:
     """The reason code for playing `card` when it is not legal."""
+    if rules.excuse is not None and card != rules.excuse:
+        return explain(_no_excuse(hand, rules), _no_excuse(trick, rules), card, _plain(rules))
     if card not in hand:
         return m.NOT_IN_HAND
+    if rules.pagat_last_tarok or rules.mond_not_under_skis:
+        ban = _banned(card, hand, trick, rules)
+        if ban and card in _candidates(hand, trick, rules):
+            return ban
     if trick:
         suit = obliged_suit(hand, trick[0], rules.trump)
         if suit is not None and card.suit != suit:
@@ -166,6 +252,8 @@ def explain(hand: Sequence[Card], trick: Sequence[Card], card: Card, rules: Tric
             return m.PAGAT_HELD_BACK
         if rules.must_overtake:
             return m.MUST_OVERTAKE
+    elif _trump_lead_barred(hand, card, rules):
+        return m.TAROK_LEAD_NOT_ALLOWED
     elif _is_pagat(card, rules) and rules.pagat_last:
         return m.PAGAT_HELD_BACK
     return m.ULTIMO_CARD_HELD

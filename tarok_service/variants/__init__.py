@@ -1,3 +1,9 @@
 """The rule sets. Importing this package registers every variant by id."""
 
-from . import slovenian  # noqa: F401
+from . import (  # noqa: F401
+    double_tarok,
+    slovenian,
+    tarocco_bolognese,
+    taroky,
+    zwanzigerrufen,
+)

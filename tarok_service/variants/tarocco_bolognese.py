@@ -1,0 +1,333 @@
+"""Tarocco Bolognese (Ottocento as played by Cardavia, RULES.md section 6): one deal, 4 players
+in fixed partnerships, 62 cards, declarations and captured combinations.
+
+Seats are numbered in the direction of play, which is anticlockwise: seat `dealer + 1` sits to
+the dealer's right, so it is the player who leads. Partners sit opposite (0 & 2 against 1 & 3).
+
+Phases: `discard` (the dealer, dealt 17, lays away 2), `declare` (from the leader round to the
+dealer: `declare` all combinations in hand, or `pass`), `tricks`, then `matto` when the Matto's
+team owes a card for it (the Matto's owner chooses which, `give:<card>`), and `scored`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..engine import moves as m
+from ..engine import tricks as t
+from ..engine.cards import (
+    ANGEL,
+    BEGATO,
+    FOOL,
+    ITALIAN_SUITS,
+    MATTO_CARD,
+    RE,
+    TAROK,
+    WORLD,
+    Card,
+    Deck,
+    deal_packets,
+    tarocco62,
+)
+from ..engine.moves import Move
+from ..engine.options import OptionSpec, Rules
+from ..engine.outcome import HandResult
+from ..engine.state import SCORED, HandState, Trick, replace_at, without
+from ..engine.trickplay import PLAY, TrickPlay, start_tricks
+from ..engine.variant import BonusInfo, ContractInfo, Variant, register
+from ..engine.view import Fact, PublicCards, View
+from . import bolognese_scoring as scoring
+from .bolognese_combinations import SET_VALUES, Combinations, find, sequence_value
+
+DISCARD, DECLARE, MATTO = "discard", "declare", "matto"
+PASS, GIVE = "pass", "give"
+DECK: Deck = tarocco62()
+PLAYERS = 4
+DEALER_EXTRA = 2  # the dealer gets 17 and lays away 2
+KEPT_BACK = frozenset(  # never discarded: the kings, Angel, World, Bégato and Matto
+    {Card(TAROK, ANGEL), Card(TAROK, WORLD), Card(TAROK, BEGATO), MATTO_CARD}
+    | {Card(suit, RE) for suit in ITALIAN_SUITS}
+)
+TRICK_RULES = t.TrickRules(emperor=False, tie=t.TIE_LAST, excuse=MATTO_CARD)
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "contatori_in_sets",
+        False,
+        "Bégato and Matto may complete a set of two or three real cards (A29: not allowed)",
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BologneseState(HandState):
+    """A Bolognese deal: discards, declarations and the Matto's debt."""
+
+    discards: tuple[Card, ...] = ()
+    spoken: int = 0  # players who have declared or passed
+    declared: tuple[tuple[int, Combinations], ...] = ()  # (seat, what it declared)
+    matto_due: int | None = None  # the Matto's owner, when his team lost the Matto's trick
+    matto_taker: int | None = None  # the seat that won the trick the Matto was played to
+    given: Card | None = None  # the card handed over for the Matto
+    facts: tuple[Fact, ...] = ()
+
+
+def st(state: HandState) -> BologneseState:
+    assert isinstance(state, BologneseState)
+    return state
+
+
+def move_card(
+    piles: tuple[tuple[Card, ...], ...], card: Card, source: int, target: int
+) -> tuple[tuple[Card, ...], ...]:
+    """Piles with `card` moved from one seat's pile to another's."""
+    piles = replace_at(piles, source, without(piles[source], card))
+    return replace_at(piles, target, (*piles[target], card))
+
+
+def team_took_trick(s: HandState, seat: int) -> bool:
+    return any(tr.winner in scoring.team_of(seat) for tr in s.tricks)
+
+
+class TaroccoBolognese(TrickPlay, Variant):
+    """Tarocco Bolognese: the one-deal partnership game with combinations."""
+
+    id = "tarocco_bolognese"
+    name = "Tarocco Bolognese"
+    player_counts = (PLAYERS,)
+    option_specs = OPTIONS
+
+    def deck(self, rules: Rules) -> Deck:
+        return DECK
+
+    def contracts(self, players: int) -> tuple[ContractInfo, ...]:
+        return (ContractInfo(scoring.CONTRACT, "Partnership game (one deal)", 0, (PLAYERS,)),)
+
+    def bonuses(self, players: int) -> tuple[BonusInfo, ...]:
+        """Combination values (declared or captured, never announced): `silent` is the value
+        of three cards, `announced` of four; a sequence adds 5 per further card; the last
+        trick is worth 6."""
+        rows = [
+            BonusInfo(n, f"{n.capitalize()} (set)", v3, v4) for n, (v3, v4) in SET_VALUES.items()
+        ]
+        rows.append(BonusInfo("sequence", "Sequence", sequence_value(3), sequence_value(4)))
+        return (*rows, BonusInfo("last_trick", "Last trick", scoring.LAST_TRICK, 0))
+
+    def combinations(self, s: BologneseState, cards: Sequence[Card]) -> Combinations:
+        return find(cards, s.rules.flag("contatori_in_sets"))
+
+    # --- deal and discard -----------------------------------------------------------------
+
+    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> HandState:
+        """Packets of 5 from the dealer's right, three rounds; the last 2 cards to the dealer."""
+        if len(order) != len(DECK) or set(order) != set(DECK.cards):
+            raise ValueError("a Bolognese deal needs the 62 cards of the pack")
+        forehand = (dealer + 1) % PLAYERS
+        hands, last = deal_packets(order, PLAYERS, forehand, DEALER_EXTRA, 5, talon_first=False)
+        hands = replace_at(hands, dealer, hands[dealer] + last)
+        return BologneseState(
+            rules=rules,
+            dealer=dealer,
+            phase=DISCARD,
+            turn=dealer,
+            hands=tuple(DECK.sort(h) for h in hands),
+            talon=(),
+            piles=((),) * PLAYERS,
+        )
+
+    def discardable(self, s: BologneseState) -> list[Card]:
+        """Never a king, the Angel, the World, the Bégato or the Matto."""
+        return [c for c in s.hands[s.dealer] if c not in KEPT_BACK]
+
+    def legal_discard(self, state: HandState) -> list[Move]:
+        s = st(state)
+        return [Move(DISCARD, DECK.codes[c]) for c in self.discardable(s)]
+
+    def explain_discard(self, state: HandState, move: Move) -> str:
+        return m.DISCARD_NOT_ALLOWED if move.kind == DISCARD else m.WRONG_PHASE
+
+    def apply_discard(self, state: HandState, move: Move) -> HandState:
+        s = st(state)
+        card = DECK.card(move.value)
+        s = replace(
+            s,
+            hands=replace_at(s.hands, s.dealer, without(s.hands[s.dealer], card)),
+            piles=replace_at(s.piles, s.dealer, (*s.piles[s.dealer], card)),
+            discards=(*s.discards, card),
+        )
+        if len(s.discards) == DEALER_EXTRA:
+            return replace(s, phase=DECLARE, turn=s.forehand)
+        return s
+
+    # --- declarations ---------------------------------------------------------------------
+
+    def legal_declare(self, state: HandState) -> list[Move]:
+        """Declare everything, or pass (a pass is offered even with nothing to declare, so that
+        passing reveals nothing)."""
+        s = st(state)
+        assert s.turn is not None
+        has = bool(self.combinations(s, s.hands[s.turn]))
+        return [Move(DECLARE), Move(PASS)] if has else [Move(PASS)]
+
+    def explain_declare(self, state: HandState, move: Move) -> str:
+        return m.ANNOUNCEMENT_NOT_ALLOWED if move.kind == DECLARE else m.WRONG_PHASE
+
+    def apply_declare(self, state: HandState, move: Move) -> HandState:
+        s = st(state)
+        assert s.turn is not None
+        seat = s.turn
+        if move.kind == DECLARE:
+            combos = self.combinations(s, s.hands[seat])
+            text = ",".join(c.describe() for c in combos.all)
+            fact = Fact(seat, DECLARE, text, combos.total)
+            s = replace(s, declared=(*s.declared, (seat, combos)), facts=(*s.facts, fact))
+        else:
+            s = replace(s, facts=(*s.facts, Fact(seat, PASS, "")))
+        s = replace(s, spoken=s.spoken + 1)
+        if s.spoken == PLAYERS:
+            return start_tricks(s, s.forehand)
+        return replace(s, turn=s.next_seat(seat))
+
+    # --- trick play -----------------------------------------------------------------------
+
+    def trick_rules(self, state: HandState) -> t.TrickRules:
+        return TRICK_RULES
+
+    def after_trick(self, state: HandState, trick: Trick) -> HandState:
+        """The Matto stays with its team: taken back from a trick the other team won."""
+        s = st(state)
+        owner = next((seat for seat, c in trick.plays if c == MATTO_CARD), None)
+        if owner is None or trick.winner in scoring.team_of(owner):
+            return s
+        piles = move_card(s.piles, MATTO_CARD, trick.winner, owner)
+        return replace(s, piles=piles, matto_due=owner, matto_taker=trick.winner)
+
+    def apply_tricks(self, state: HandState, move: Move) -> HandState:
+        after = super().apply_tricks(state, move)
+        return self.end_of_play(st(after)) if after.phase == SCORED else after
+
+    def end_of_play(self, s: BologneseState) -> HandState:
+        """After the last trick: a team without a trick loses the Matto to the other team, and
+        the dealer's discards too if it is the dealer's; otherwise a Matto lost in a trick is
+        paid for with a card its owner chooses (phase `matto`)."""
+        last = s.tricks[-1].winner
+        owner, taker = s.matto_due, s.matto_taker
+        if owner is not None and taker is not None and not team_took_trick(s, owner):
+            piles = move_card(s.piles, MATTO_CARD, owner, taker)
+            s = replace(s, piles=piles, matto_due=None)
+        if not team_took_trick(s, s.dealer):
+            piles = s.piles
+            for card in s.discards:
+                piles = move_card(piles, card, s.dealer, last)
+            s = replace(s, piles=piles)
+        if s.matto_due is not None:
+            return replace(s, phase=MATTO, turn=s.matto_due)
+        return s
+
+    # --- the Matto exchange ---------------------------------------------------------------
+
+    def exchange_cards(self, s: BologneseState) -> list[Card]:
+        """The captured cards the Matto's team may give for it, the default first (RULES.md
+        6.5.8): its 1-point cards (else its lowest-valued cards), suit pips before trumps,
+        lowest rank first."""
+        assert s.matto_due is not None
+        pile = [c for c in scoring.team_pile(s, scoring.team_of(s.matto_due)) if c != MATTO_CARD]
+        low = min(DECK.points[c] for c in pile)
+        cards = [c for c in pile if DECK.points[c] == low]
+        return sorted(cards, key=lambda c: (c.suit in (TAROK, FOOL), c.rank, DECK.index[c]))
+
+    def legal_matto(self, state: HandState) -> list[Move]:
+        return [Move(GIVE, DECK.codes[c]) for c in self.exchange_cards(st(state))]
+
+    def default_move(self, state: HandState) -> Move:
+        """The move a bot or a timed-out seat gets: the first legal move (for the Matto
+        exchange, the lowest suit pip, else the lowest other 1-point card)."""
+        return self.legal_moves(state)[0]
+
+    def explain_matto(self, state: HandState, move: Move) -> str:
+        return m.ILLEGAL_MOVE if move.kind == GIVE else m.WRONG_PHASE
+
+    def apply_matto(self, state: HandState, move: Move) -> HandState:
+        s = st(state)
+        assert s.matto_due is not None and s.matto_taker is not None
+        card = DECK.card(move.value)
+        holder = next(seat for seat in scoring.team_of(s.matto_due) if card in s.piles[seat])
+        return replace(
+            s,
+            piles=move_card(s.piles, card, holder, s.matto_taker),
+            given=card,
+            phase=SCORED,
+            turn=None,
+            facts=(*s.facts, Fact(s.matto_due, GIVE, move.value)),
+        )
+
+    # --- result, invariants, view ---------------------------------------------------------
+
+    def result(self, state: HandState) -> HandResult | None:
+        return scoring.score(self, st(state)) if state.finished else None
+
+    def invariants(self, state: HandState, result: HandResult) -> list[str]:
+        """87 card points between the teams, 6 for one last trick, even piles, and scores
+        that are the difference of the team totals."""
+        s = st(state)
+        errors = []
+        if sum(result.side_points) != scoring.PACK_POINTS:
+            errors.append(f"card points add up to {sum(result.side_points)}")
+        last = [x.points for x in result.lines if x.item == scoring.LAST]
+        if last != [scoring.LAST_TRICK]:
+            errors.append(f"last trick lines {last}")
+        sizes = [len(scoring.team_pile(s, team)) for team in scoring.TEAMS]
+        if sum(sizes) != len(DECK) or any(n % 2 for n in sizes):
+            errors.append(f"team piles of {sizes} cards")
+        a, b = scoring.team_totals(result)
+        if result.scores != (a - b, b - a, a - b, b - a):
+            errors.append(f"scores {result.scores} for team totals {a}, {b}")
+        return errors
+
+    def public_cards(self, s: BologneseState, seat: int | None) -> tuple[PublicCards, ...]:
+        """Declared cards, to everyone; the discards to the dealer, and to all once play is
+        over (the piles are counted face up, and the Matto exchange may offer them)."""
+        groups = [PublicCards("declared", DECK.sort(c.cards()), who) for who, c in s.declared]
+        if s.discards and (seat == s.dealer or s.phase in (MATTO, SCORED)):
+            groups.append(PublicCards("discards", s.discards, s.dealer))
+        return tuple(groups)
+
+    def view(self, state: HandState, seat: int | None) -> View:
+        s = st(state)
+        return View(
+            seat=seat,
+            phase=s.phase,
+            turn=s.turn,
+            dealer=s.dealer,
+            hand=s.hands[seat] if seat is not None else (),
+            hand_sizes=tuple(len(h) for h in s.hands),
+            trick=s.trick,
+            last_trick=s.tricks[-1].plays if s.tricks else (),
+            tricks_won=s.tricks_won(),
+            public=self.public_cards(s, seat),
+            facts=s.facts,
+            contract=scoring.CONTRACT,
+            declarer=None,
+            partners=((seat + 2) % PLAYERS,) if seat is not None else (),
+            called="",
+            legal=tuple(self.legal_moves(s)) if seat is not None and seat == s.turn else (),
+            result=self.result(s),
+        )
+
+    def label(self, state: HandState, move: Move) -> str:
+        if move.kind in (PLAY, DISCARD):
+            return f"{move.kind.capitalize()} {DECK.labels[DECK.card(move.value)]}"
+        if move.kind == GIVE:
+            return f"Give {DECK.labels[DECK.card(move.value)]} for the Matto"
+        if move.kind == DECLARE:
+            s = st(state)
+            assert s.turn is not None
+            combos = self.combinations(s, s.hands[s.turn])
+            names = ", ".join(c.describe() for c in combos.all)
+            return f"Declare {names} ({combos.total} points)"
+        return "Pass (declare nothing)"
+
+
+TAROCCO_BOLOGNESE = TaroccoBolognese()
+register(TAROCCO_BOLOGNESE)
