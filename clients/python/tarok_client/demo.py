@@ -1,0 +1,65 @@
+"""`tarok demo`: seat random bots at a table, play it over gRPC and print the scores."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from .bots import RandomBot
+from .proto.tarok.v1 import results_pb2, views_pb2
+from .sdk import FINISHED, Client
+
+
+def play_table(
+    client: Client,
+    variant: str,
+    players: int,
+    hands: int,
+    seed: int | None,
+    out: TextIO,
+) -> views_pb2.TableView:
+    """Create a table, seat bots, play it to the end; returns the final view."""
+    table_id = client.create(variant, players=players, hands=hands)
+    seats = [client.join(table_id, name=f"bot{i + 1}") for i in range(players)]
+    bots = [RandomBot(None if seed is None else seed + i) for i in range(players)]
+    names = [f"bot{i + 1}" for i in range(players)]
+    print(f"table {table_id}: {variant}, {players} players, {hands} hand(s)", file=out)
+    view = seats[0].view()
+    moves, deal, started = 0, 0, time.perf_counter()
+    turn = view.hand.turn if view.status != FINISHED and view.hand.HasField("turn") else None
+    while turn is not None:
+        mine = seats[turn].view()
+        reply = seats[turn].submit(bots[turn].choose(mine), expected_version=mine.version)
+        moves += 1
+        if reply.HasField("result"):
+            deal += 1
+            print(hand_line(deal, reply.result, names), file=out)
+        turn = reply.turn if reply.HasField("turn") and reply.status != FINISHED else None
+    elapsed = time.perf_counter() - started
+    final = seats[0].view()
+    print_totals(final, names, out)
+    rate = moves / elapsed if elapsed > 0 else 0.0
+    print(f"{moves} moves in {elapsed:.2f} s ({rate:.0f} moves/s)", file=out)
+    return final
+
+
+def hand_line(deal: int, result: results_pb2.HandResult, names: Sequence[str]) -> str:
+    """One line per scored hand: contract, declarer (and partners), scores."""
+    if result.redeal:
+        return f"deal {deal}: thrown in, dealt again"
+    who = "no declarer"
+    if result.HasField("declarer"):
+        partners = [names[s] for s in result.team if s != result.declarer]
+        who = f"declarer {names[result.declarer]}"
+        who += f" with {', '.join(partners)}" if partners else " alone"
+        who += " - won" if result.won else " - lost"
+    scores = " ".join(f"{names[i]} {s:+d}" for i, s in enumerate(result.totals))
+    return f"deal {deal}: {result.contract}, {who}; scores {scores}"
+
+
+def print_totals(view: views_pb2.TableView, names: Sequence[str], out: TextIO) -> None:
+    totals = " ".join(f"{names[i]} {t:+d}" for i, t in enumerate(view.totals))
+    radelci = " ".join(str(r) for r in view.radelci)
+    print(f"final totals after {view.hands_played} hand(s): {totals}", file=out)
+    print(f"uncrossed radelci: {radelci}", file=out)

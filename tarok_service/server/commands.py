@@ -1,0 +1,148 @@
+"""Commands: decide which events a request produces (pure apart from the shuffle).
+
+Each command returns the new table state (by folding its events with `table.fold`) and
+the event payloads to append in one batch. After a hand ends the server itself adds
+HandScored and then HandDealt (next hand, or the same dealer again after a redeal) or
+TableClosed, in the same batch as the move that ended it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..engine.moves import Move
+from ..engine.state import HandState
+from ..engine.variant import Variant
+from ..proto.tarok.v1 import cards_pb2
+from ..proto.tarok.v1 import events_pb2 as ev
+from . import codec
+from . import errors as e
+from .events import Payload, timestamp
+from .table import PLAYING, TableState, fold, fold_move
+
+MAX_CHAINED_DEALS = 64  # redeals in a row before giving up (a broken preset deal, say)
+
+# Chooses the card order of the next deal: (card codes, preset?).
+Shuffler = Callable[[TableState], tuple[list[str], bool]]
+
+
+def secure_shuffle(table: TableState) -> tuple[list[str], bool]:
+    """The next preset deal if any is left, else a CSPRNG shuffle of the deck."""
+    if table.deal_number < len(table.presets):
+        return list(table.presets[table.deal_number]), True
+    order = list(table.deck.cards)
+    secrets.SystemRandom().shuffle(order)
+    return [table.deck.codes[c] for c in order], False
+
+
+@dataclass
+class Batch:
+    """Events being built for one append, with the table folded as they are added."""
+
+    table: TableState
+    payloads: list[Payload] = field(default_factory=list)
+
+    def add(self, payload: Payload) -> None:
+        self.table = fold(self.table, self.table.table_id, self.table.version + 1, payload)
+        self.payloads.append(payload)
+
+
+def table_created(
+    variant: Variant,
+    players: int,
+    options: Mapping[str, str],
+    hands: int,
+    presets: Sequence[Sequence[str]],
+) -> ev.TableCreated:
+    """The TableCreated event for validated inputs (options resolved to text)."""
+    rules = variant.make_rules(players, options)
+    return ev.TableCreated(
+        variant=variant.id,
+        players=players,
+        options={k: codec.option_text(v) for k, v in rules.options.items()},
+        hands=hands,
+        rules_version=variant.rules_version,
+        preset=bool(presets),
+        deals=[cards_pb2.Deal(cards=list(p)) for p in presets],
+        first_dealer=0,
+    )
+
+
+def seat_player(table: TableState, seat: int, name: str, shuffle: Shuffler) -> Batch:
+    """PlayerSeated, and the first deal when that was the last free seat."""
+    batch = Batch(table)
+    batch.add(ev.PlayerSeated(seat=seat, name=name))
+    if not batch.table.free_seats():
+        deal_next(batch, shuffle)
+    return batch
+
+
+def make_move(
+    table: TableState, seat: int, move: Move, hand: HandState, now: float, shuffle: Shuffler
+) -> Batch:
+    """MoveMade (already validated into `hand`), then scoring and the next deal if it ended."""
+    assert table.hand is not None
+    payload = ev.MoveMade(
+        seat=seat,
+        move_id=move.id,
+        label=table.variant.label(table.hand, move),
+        time=timestamp(now),
+    )
+    batch = Batch(fold_move(table, table.version + 1, payload, hand), [payload])
+    settle_finished(batch, shuffle)
+    return batch
+
+
+def deal_next(batch: Batch, shuffle: Shuffler) -> None:
+    """HandDealt for the next deal (and, if it is thrown in at once, what follows)."""
+    _deal(batch, shuffle)
+    settle_finished(batch, shuffle)
+
+
+def settle_finished(batch: Batch, shuffle: Shuffler) -> None:
+    """While the current hand is over and unscored: HandScored, then the next deal or close."""
+    for _ in range(MAX_CHAINED_DEALS):
+        table = batch.table
+        if table.status != PLAYING or table.hand is None or not table.hand.finished:
+            return
+        if table.hand_done:
+            return
+        result = table.variant.result(table.hand)
+        assert result is not None
+        match = table.variant.settle(table.match, result)
+        batch.add(
+            ev.HandScored(
+                deal_number=table.deal_number,
+                result=codec.result_msg(result),
+                totals=match.totals,
+                radelci=match.radelci,
+                pot=match.pot,
+            )
+        )
+        if match.over:
+            closed = table.variant.close(match)
+            batch.add(
+                ev.TableClosed(
+                    totals=closed.totals,
+                    radelci=closed.radelci,
+                    pot=closed.pot,
+                    hands_played=closed.played,
+                )
+            )
+            return
+        _deal(batch, shuffle)
+    raise e.ServiceError(e.INTERNAL, e.INTERNAL_ERROR, "too many redeals in a row")
+
+
+def _deal(batch: Batch, shuffle: Shuffler) -> None:
+    order, preset = shuffle(batch.table)
+    batch.add(
+        ev.HandDealt(
+            deal_number=batch.table.deal_number + 1,
+            dealer=batch.table.match.dealer,
+            preset=preset,
+            order=order,
+        )
+    )

@@ -1,0 +1,43 @@
+"""Server configuration: one value passed explicitly (no hidden reads of the environment)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+
+import structlog
+
+DEFAULT_STORE = "sqlite:///tarok.db"
+DEFAULT_PORT = 50051
+SECRET_ENV = "TAROK_SECRET"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything `create_server` needs."""
+
+    store_url: str = DEFAULT_STORE
+    host: str = "[::]"
+    port: int = DEFAULT_PORT
+    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+    token_ttl_seconds: int = 7 * 24 * 3600
+    heartbeat_seconds: float = 10.0
+    max_watchers: int = 1000
+    cache_size: int = 4096
+    max_message_bytes: int = 1 << 20
+    max_hands: int = 1000
+    move_retries: int = 8
+
+
+def resolve_secret(given: str | None, environ: dict[str, str] | None = None) -> bytes:
+    """The token secret: --secret, else $TAROK_SECRET, else random for this process (warned)."""
+    env = os.environ if environ is None else environ
+    text = given or env.get(SECRET_ENV, "")
+    if text:
+        return text.encode()
+    structlog.get_logger("tarok").warning(
+        "no token secret given (--secret or TAROK_SECRET): using a random one; "
+        "tokens will not survive a restart nor work on other replicas"
+    )
+    return secrets.token_bytes(32)

@@ -1,0 +1,96 @@
+"""Transport-neutral service errors with stable reason codes.
+
+The application layer raises `ServiceError`s; each transport maps `kind` to its own status
+(gRPC: `server/status.py`). Reason codes are stable strings; the engine's move reasons
+(`engine/moves.py`) are reused as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+# Error kinds (one per status a transport may answer with).
+INVALID_ARGUMENT = "invalid_argument"
+FAILED_PRECONDITION = "failed_precondition"
+ABORTED = "aborted"
+NOT_FOUND = "not_found"
+UNAUTHENTICATED = "unauthenticated"
+PERMISSION_DENIED = "permission_denied"
+RESOURCE_EXHAUSTED = "resource_exhausted"
+INTERNAL = "internal"
+UNAVAILABLE = "unavailable"
+
+# Service reason codes.
+INVALID_FIELD = "INVALID_FIELD"
+UNKNOWN_VARIANT = "UNKNOWN_VARIANT"
+BAD_OPTION = "BAD_OPTION"
+BAD_PLAYER_COUNT = "BAD_PLAYER_COUNT"
+BAD_DEAL = "BAD_DEAL"
+MALFORMED_MOVE = "MALFORMED_MOVE"
+STALE_VERSION = "STALE_VERSION"
+TABLE_NOT_FOUND = "TABLE_NOT_FOUND"
+TABLE_FINISHED = "TABLE_FINISHED"
+TABLE_NOT_STARTED = "TABLE_NOT_STARTED"
+SEAT_TAKEN = "SEAT_TAKEN"
+TABLE_FULL = "TABLE_FULL"
+BAD_TOKEN = "BAD_TOKEN"
+TOKEN_EXPIRED = "TOKEN_EXPIRED"
+SPECTATOR_CANNOT_MOVE = "SPECTATOR_CANNOT_MOVE"
+TOO_MANY_WATCHERS = "TOO_MANY_WATCHERS"
+CONTENTION = "CONTENTION"
+REPLAY_MISMATCH = "REPLAY_MISMATCH"
+INTERNAL_ERROR = "INTERNAL_ERROR"
+STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
+
+
+class ServiceError(Exception):
+    """A request the service refuses: a kind (status), a stable reason, a sentence, metadata."""
+
+    def __init__(
+        self, kind: str, reason: str, message: str, metadata: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.reason = reason
+        self.message = message
+        self.metadata: dict[str, str] = dict(metadata or {})
+
+    def __repr__(self) -> str:
+        return f"ServiceError({self.kind}, {self.reason}, {self.message!r}, {self.metadata})"
+
+
+def invalid(field: str, message: str, reason: str = INVALID_FIELD) -> ServiceError:
+    """INVALID_ARGUMENT naming the offending request field."""
+    return ServiceError(INVALID_ARGUMENT, reason, message, {"field": field})
+
+
+def precondition(reason: str, message: str, **metadata: str) -> ServiceError:
+    return ServiceError(FAILED_PRECONDITION, reason, message, metadata)
+
+
+def not_found(table_id: str) -> ServiceError:
+    return ServiceError(
+        NOT_FOUND, TABLE_NOT_FOUND, f"no table {table_id!r}", {"table_id": table_id}
+    )
+
+
+def stale(expected: int, current: int) -> ServiceError:
+    """ABORTED: the client's expected_version is not the table's version."""
+    return ServiceError(
+        ABORTED,
+        STALE_VERSION,
+        f"expected version {expected}, table is at version {current}",
+        {"expected_version": str(expected), "current_version": str(current)},
+    )
+
+
+class ReplayMismatch(ServiceError):
+    """A recorded derived fact (HandScored, TableClosed) differs from its re-derivation."""
+
+    def __init__(self, table_id: str, version: int, what: str) -> None:
+        super().__init__(
+            INTERNAL,
+            REPLAY_MISMATCH,
+            f"table {table_id} event {version}: recorded {what} differs from its replay",
+            {"table_id": table_id, "version": str(version)},
+        )

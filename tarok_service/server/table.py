@@ -1,0 +1,156 @@
+"""A table's state folded from its event log (the projector), and the checks made on replay.
+
+`fold` is the single source of truth for how events change a table: the command side
+(`commands.py`) builds events and folds them to get the state it caches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from ..engine.cards import Card, Deck
+from ..engine.match import MatchState
+from ..engine.moves import Move
+from ..engine.options import Rules
+from ..engine.outcome import HandResult
+from ..engine.state import HandState
+from ..engine.variant import Variant, find_variant
+from ..proto.tarok.v1 import events_pb2 as ev
+from . import codec, events
+from . import errors as e
+
+SEATING, PLAYING, FINISHED = "seating", "playing", "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """Everything the service knows about a table at `version` (a cache value, never truth)."""
+
+    table_id: str
+    version: int
+    variant: Variant
+    rules: Rules
+    deck: Deck
+    hands: int
+    presets: tuple[tuple[str, ...], ...]
+    seats: tuple[str | None, ...]
+    match: MatchState
+    status: str = SEATING
+    hand: HandState | None = None
+    deal_number: int = 0
+    last_result: HandResult | None = None
+    hand_done: bool = False  # the current hand has been scored
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def free_seats(self) -> list[int]:
+        return [i for i, name in enumerate(self.seats) if name is None]
+
+    def after_move(self, version: int, hand: HandState) -> TableState:
+        """This table with a new hand state (the hot path: no `dataclasses.replace`)."""
+        return TableState(
+            self.table_id,
+            version,
+            self.variant,
+            self.rules,
+            self.deck,
+            self.hands,
+            self.presets,
+            self.seats,
+            self.match,
+            self.status,
+            hand,
+            self.deal_number,
+            self.last_result,
+            self.hand_done,
+        )
+
+
+def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState:
+    """The state right after TableCreated."""
+    variant = find_variant(payload.variant)
+    rules = variant.make_rules(payload.players, dict(payload.options))
+    return TableState(
+        table_id=table_id,
+        version=version,
+        variant=variant,
+        rules=rules,
+        deck=variant.deck(rules),
+        hands=payload.hands,
+        presets=tuple(tuple(d.cards) for d in payload.deals),
+        seats=(None,) * payload.players,
+        match=MatchState.start(payload.players, payload.hands, payload.first_dealer, rules),
+    )
+
+
+def fold(
+    table: TableState | None, table_id: str, version: int, payload: events.Payload
+) -> TableState:
+    """The table after one more event; ReplayMismatch when a recorded fact does not re-derive."""
+    if isinstance(payload, ev.TableCreated):
+        if table is not None:
+            raise e.ReplayMismatch(table_id, version, "a second TableCreated")
+        return created(table_id, version, payload)
+    if table is None:
+        raise e.ReplayMismatch(table_id, version, "an event before TableCreated")
+    if isinstance(payload, ev.PlayerSeated):
+        seats = list(table.seats)
+        seats[payload.seat] = payload.name
+        return replace(table, version=version, seats=tuple(seats))
+    if isinstance(payload, ev.HandDealt):
+        return _dealt(table, version, payload)
+    if isinstance(payload, ev.MoveMade):
+        return fold_move(table, version, payload, None)
+    if isinstance(payload, ev.HandScored):
+        return _scored(table, version, payload)
+    return _closed(table, version, payload)
+
+
+def _dealt(table: TableState, version: int, payload: ev.HandDealt) -> TableState:
+    if payload.dealer != table.match.dealer:
+        raise e.ReplayMismatch(table.table_id, version, "dealer")
+    order = cards_of(table.deck, payload.order)
+    hand = table.variant.deal(table.rules, order, payload.dealer)
+    return replace(
+        table,
+        version=version,
+        status=PLAYING,
+        hand=hand,
+        deal_number=payload.deal_number,
+        hand_done=False,
+    )
+
+
+def cards_of(deck: Deck, codes: Iterable[str]) -> list[Card]:
+    return [deck.by_code[c] for c in codes]
+
+
+def fold_move(
+    table: TableState, version: int, payload: ev.MoveMade, hand: HandState | None
+) -> TableState:
+    """The table after a MoveMade; `hand` is the already-validated result, if known."""
+    if hand is None:
+        assert table.hand is not None
+        hand = table.variant.apply(table.hand, Move.parse(payload.move_id), check=False)
+    return table.after_move(version, hand)
+
+
+def _scored(table: TableState, version: int, payload: ev.HandScored) -> TableState:
+    assert table.hand is not None
+    result = table.variant.result(table.hand)
+    if result is None or codec.result_msg(result) != payload.result:
+        raise e.ReplayMismatch(table.table_id, version, "hand result")
+    match = table.variant.settle(table.match, result)
+    if list(match.totals) != list(payload.totals) or list(match.radelci) != list(payload.radelci):
+        raise e.ReplayMismatch(table.table_id, version, "running totals")
+    return replace(table, version=version, match=match, last_result=result, hand_done=True)
+
+
+def _closed(table: TableState, version: int, payload: ev.TableClosed) -> TableState:
+    match = table.variant.close(table.match)
+    if list(match.totals) != list(payload.totals):
+        raise e.ReplayMismatch(table.table_id, version, "final totals")
+    return replace(table, version=version, match=match, status=FINISHED)

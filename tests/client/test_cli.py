@@ -1,0 +1,70 @@
+"""The `tarok` command end to end, and the SDK's bot loop against an in-process server."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tarok_client import connect
+from tarok_client.bots import RandomBot, play
+from tarok_client.sdk import FINISHED, TarokError
+
+from ..service.harness import ServerThread, config
+
+TAROK = Path(sys.executable).parent / "tarok"
+
+
+def run_tarok(*args: str) -> subprocess.CompletedProcess[str]:
+    if not TAROK.exists():
+        pytest.fail(f"{TAROK} is missing: run `make install` (pip install -e .)")
+    return subprocess.run([str(TAROK), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_demo_plays_a_table_end_to_end() -> None:
+    done = run_tarok("demo", "--hands", "2", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("table ") and "slovenian" in lines[0]
+    assert len([ln for ln in lines if re.match(r"deal \d+: ", ln)]) >= 2
+    assert any(ln.startswith("final totals after 2 hand(s):") for ln in lines)
+    assert re.search(r"\d+ moves in [\d.]+ s", done.stdout)
+
+
+def test_variants_json() -> None:
+    done = run_tarok("variants", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert {"id": "slovenian", "name": "Slovenian tarok", "players": [4, 3]} in rows
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[ServerThread]:
+    running = ServerThread(config())
+    yield running
+    running.stop()
+
+
+def test_sdk_bots_play_a_table_each_in_its_own_thread(server: ServerThread) -> None:
+    with connect(server.target) as client:
+        table = client.create("slovenian", players=3, hands=2)
+        seats = [client.join(table, name=f"bot{i}") for i in range(3)]
+        threads = [
+            threading.Thread(target=play, args=(s, RandomBot(i))) for i, s in enumerate(seats)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        final = seats[0].view()
+        assert final.status == FINISHED and final.hands_played == 2
+        assert seats[1].log().complete and json.loads(seats[2].log_json())["complete"]
+        with pytest.raises(TarokError) as caught:
+            seats[0].submit("pass")
+        assert caught.value.reason == "TABLE_FINISHED"
+        assert client.ping(b"x") == b"x" and client.variants()

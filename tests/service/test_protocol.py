@@ -1,0 +1,42 @@
+"""The protocol's build hygiene: generated code is fresh and buf lint is clean."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SERVER_IMPORT = re.compile(r"^\s*(?:from|import)\s+tarok_service\b(?!_)", re.MULTILINE)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_generated_code_is_up_to_date() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tarok_service.protogen", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_client_copy_does_not_import_the_server() -> None:
+    for path in (ROOT / "clients" / "python" / "tarok_client").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        offenders = SERVER_IMPORT.findall(text)
+        allowed = path.name == "cli.py"  # `tarok serve` / `tarok selfplay` import it lazily
+        assert allowed or not offenders, (path, offenders)
+
+
+def test_buf_lint_is_clean() -> None:
+    buf = Path(sys.executable).parent / "buf"
+    binary = str(buf) if buf.exists() else shutil.which("buf")
+    if binary is None:
+        pytest.skip("buf is not installed (pip install buf-bin)")
+    done = subprocess.run([binary, "lint"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
