@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from .cards import Card
 from .moves import Move
 from .outcome import HandResult
+from .state import Trick
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class View:
     called: str
     legal: tuple[Move, ...]
     result: HandResult | None
+    tricks: tuple[Trick, ...] = ()  # every completed trick of the hand (public)
 
     def visible_cards(self) -> set[Card]:
         """Every card this view shows."""

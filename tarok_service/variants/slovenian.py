@@ -2,98 +2,91 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import ClassVar
 
 from ..engine import kontra as k
 from ..engine import moves as m
 from ..engine import tricks as t
 from ..engine.auction import PASSED, Auction
-from ..engine.cards import KING, MOND, PAGAT, QUEEN, SKIS, TAROK, Card, Deck, deal_packets, tarok54
+from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, deal_packets, tarok54
 from ..engine.match import MatchState
 from ..engine.moves import Move
 from ..engine.options import Rules
-from ..engine.outcome import HandResult
+from ..engine.outcome import HandResult, ScoreLine
 from ..engine.radelci import close as radelci_close
 from ..engine.radelci import settle as radelci_settle
-from ..engine.state import REDEAL, HandState, Trick, replace_at, without
+from ..engine.state import REDEAL, HandState, Trick, replace_at
 from ..engine.trickplay import TrickPlay, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant, register
 from ..engine.view import Fact, View
 from . import slovenian_data as d
 from . import slovenian_scoring as scoring
+from .slovenian_exchange import CallAndExchange
+from .slovenian_state import (
+    ANNOUNCE,
+    ANNOUNCE_MOVE,
+    BID,
+    BIDDING,
+    CALL,
+    CALLING,
+    DISCARD,
+    KONTRA,
+    PASS,
+    PICK,
+    PLAY,
+    TALON,
+    TRULA_RANKS,
+    SlovenianState,
+    is_mond,
+    is_trula,
+    st,
+)
 from .slovenian_view import build_view
 
-BIDDING, CALLING, TALON, ANNOUNCE = "bidding", "calling", "talon", "announce"
-BID, PASS, CALL, PICK, DISCARD, ANNOUNCE_MOVE, KONTRA = (
-    "bid",
-    "pass",
-    "call",
-    "talon",
-    "discard",
-    "announce",
-    "kontra",
-)
-TRULA_RANKS = (PAGAT, MOND, SKIS)
+__all__ = [
+    "ANNOUNCE",
+    "ANNOUNCE_MOVE",
+    "BID",
+    "BIDDING",
+    "CALL",
+    "CALLING",
+    "DISCARD",
+    "KONTRA",
+    "PASS",
+    "PICK",
+    "PLAY",
+    "SLOVENIAN",
+    "TALON",
+    "TRULA_RANKS",
+    "Slovenian",
+    "SlovenianState",
+    "is_trula",
+    "st",
+]
 
 
-@dataclass(frozen=True, slots=True)
-class SlovenianState(HandState):
-    """A Slovenian hand: the auction, the contract and what has been said about it."""
-
-    auction: Auction | None = None
-    contract: int = -1
-    declarer: int | None = None
-    called: Card | None = None
-    partner: int | None = None
-    king_in_talon: bool = False
-    exposed_talon: tuple[Card, ...] = ()
-    group: int | None = None
-    to_discard: int = 0
-    discards: tuple[Card, ...] = ()
-    announced: tuple[tuple[str, int], ...] = ()  # (item, seat)
-    levels: tuple[tuple[str, int], ...] = ()  # (item, kontra level)
-    passes: int = 0
-    mond_left: bool = False
-    mond_captured: int | None = None
-    talon_won: bool = False
-    gifts: tuple[Card, ...] = ()  # klop: talon cards given to trick winners
-    facts: tuple[Fact, ...] = ()
-
-    def team(self) -> tuple[int, ...]:
-        if self.declarer is None:
-            return ()
-        if self.partner is None or self.partner == self.declarer:
-            return (self.declarer,)
-        return (self.declarer, self.partner)
-
-    def level(self, item: str) -> int:
-        return dict(self.levels).get(item, 0)
-
-    def announcer(self, item: str) -> int | None:
-        return dict(self.announced).get(item)
-
-
-def is_trula(card: Card) -> bool:
-    return card.suit == TAROK and card.rank in TRULA_RANKS
-
-
-def st(state: HandState) -> SlovenianState:
-    assert isinstance(state, SlovenianState)
-    return state
-
-
-class Slovenian(TrickPlay, Variant):
+class Slovenian(CallAndExchange, TrickPlay, Variant):
     """Slovenian tarok: the base rule set of the family."""
 
     id = "slovenian"
     name = "Slovenian tarok"
-    player_counts = (4, 3)
+    player_counts: ClassVar[tuple[int, ...]] = (4, 3)
     option_specs = d.OPTIONS
     contract_table = d.CONTRACTS
     talon_size = 6
     packets = {4: 6, 3: 4}  # cards per packet: 12 = 2 x 6 with 4 players, 16 = 4 x 4 with 3
     half = 35  # the declarer side needs more than this many card points
+    # Class data a rule set built on this one overrides (see DoubleTarok).
+    state_type: type[SlovenianState] = SlovenianState
+    contract_index: Mapping[str, int] = d.CONTRACT_INDEX
+    forehand_only: frozenset[int] = d.FOREHAND_ONLY
+    radelc_contracts: frozenset[int] = d.RADELC_CONTRACTS
+    bonus_values: Mapping[str, tuple[str, int, int]] = d.BONUS_VALUES
+    trula_kings_items: frozenset[str] = frozenset({d.TRULA, d.KINGS})
+    revealing_items: frozenset[str] = frozenset({d.KING_ULTIMO})  # announcing shows a partner
+    tie_rule = t.TIE_FIRST
 
     def deck(self, rules: Rules) -> Deck:
         return _DECK
@@ -102,6 +95,18 @@ class Slovenian(TrickPlay, Variant):
         return (len(self.deck(state.rules)) - self.talon_size) // state.players
 
     # --- data ---------------------------------------------------------------------------
+
+    def forehand_only_contracts(self, rules: Rules) -> frozenset[int]:
+        """Contracts only forehand may choose, once everybody else has passed."""
+        return self.forehand_only
+
+    def bonus_table(self, rules: Rules) -> Mapping[str, tuple[str, int, int]]:
+        """Bonus item -> (name, silent value, announced value) at this table."""
+        return self.bonus_values
+
+    def klop_value(self, rules: Rules) -> int:
+        """What an empty (+) or full (-) klop player scores."""
+        return 70
 
     def open_contracts(self, rules: Rules) -> list[int]:
         """Contracts biddable at this table, as indices into the contract table."""
@@ -130,9 +135,9 @@ class Slovenian(TrickPlay, Variant):
     def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> HandState:
         n = rules.players
         hands, talon = deal_packets(order, n, (dealer + 1) % n, self.talon_size, self.packets[n])
-        hands = tuple(_DECK.sort(h) for h in hands)
+        hands = tuple(self.deck(rules).sort(h) for h in hands)
         first = (dealer + 2) % n
-        state = SlovenianState(
+        state = self.state_type(
             rules=rules,
             dealer=dealer,
             phase=BIDDING,
@@ -151,16 +156,18 @@ class Slovenian(TrickPlay, Variant):
     def legal_bidding(self, state: HandState) -> list[Move]:
         s = st(state)
         assert s.auction is not None and s.turn is not None
-        bids = s.auction.legal(s.turn, self.open_contracts(s.rules), d.FOREHAND_ONLY)
+        only = self.forehand_only_contracts(s.rules)
+        bids = s.auction.legal(s.turn, self.open_contracts(s.rules), only)
         return [Move(PASS) if b == PASSED else Move(BID, self.contract_table[b].id) for b in bids]
 
     def explain_bidding(self, state: HandState, move: Move) -> str:
         if move.kind == PASS:
             return m.PASS_NOT_ALLOWED
-        if move.kind != BID or move.value not in d.CONTRACT_INDEX:
+        if move.kind != BID or move.value not in self.contract_index:
             return m.WRONG_PHASE
-        index = d.CONTRACT_INDEX[move.value]
-        if index in d.FOREHAND_ONLY or index not in self.open_contracts(state.rules):
+        index = self.contract_index[move.value]
+        only = self.forehand_only_contracts(state.rules)
+        if index in only or index not in self.open_contracts(state.rules):
             return m.BID_NOT_ALLOWED
         return m.BID_TOO_LOW
 
@@ -168,7 +175,7 @@ class Slovenian(TrickPlay, Variant):
         s = st(state)
         assert s.auction is not None and s.turn is not None
         seat = s.turn
-        bid = PASSED if move.kind == PASS else d.CONTRACT_INDEX[move.value]
+        bid = PASSED if move.kind == PASS else self.contract_index[move.value]
         auction = s.auction.bid(seat, bid)
         facts = (*s.facts, Fact(seat, BID, move.value or PASS))
         s = replace(s, auction=auction, facts=facts)
@@ -181,107 +188,11 @@ class Slovenian(TrickPlay, Variant):
         if c.id == "klop":
             return start_tricks(replace(s, contract=index), s.forehand)
         s = replace(s, contract=index, declarer=seat, turn=seat)
-        if c.king_call and s.players == 4:
+        if self.calls_king(s, index):
             return replace(s, phase=CALLING)
         if c.talon_group:
             return replace(s, phase=TALON, exposed_talon=s.talon)
         return replace(s, phase=ANNOUNCE)
-
-    # --- king call ----------------------------------------------------------------------
-
-    def callable_cards(self, s: SlovenianState) -> list[Card]:
-        assert s.declarer is not None
-        kings = [c for c in _DECK.cards if c.rank == KING and not c.is_tarok]
-        if all(k in s.hands[s.declarer] for k in kings):
-            return kings + [c for c in _DECK.cards if c.rank == QUEEN and not c.is_tarok]
-        return kings
-
-    def legal_calling(self, state: HandState) -> list[Move]:
-        return [Move(CALL, _DECK.codes[c]) for c in self.callable_cards(st(state))]
-
-    def explain_calling(self, state: HandState, move: Move) -> str:
-        return m.CALL_NOT_ALLOWED if move.kind == CALL else m.WRONG_PHASE
-
-    def apply_calling(self, state: HandState, move: Move) -> HandState:
-        s = st(state)
-        card = _DECK.card(move.value)
-        holder = next((i for i, h in enumerate(s.hands) if card in h), None)
-        partner = holder if holder != s.declarer else None
-        facts = (*s.facts, Fact(s.declarer, CALL, move.value))
-        return replace(
-            s,
-            called=card,
-            partner=partner,
-            king_in_talon=card in s.talon,
-            phase=TALON,
-            exposed_talon=s.talon,
-            facts=facts,
-        )
-
-    # --- talon exchange -----------------------------------------------------------------
-
-    def groups(self, s: SlovenianState) -> list[tuple[Card, ...]]:
-        size = self.contract_table[s.contract].talon_group
-        return [s.talon[i : i + size] for i in range(0, len(s.talon), size)]
-
-    def discardable(self, s: SlovenianState) -> list[Card]:
-        assert s.declarer is not None
-        hand = s.hands[s.declarer]
-        allowed = [c for c in hand if not (c.rank == KING and not c.is_tarok) and not is_trula(c)]
-        if s.rules.flag("discard_taroks_only_if_forced"):
-            suits = [c for c in allowed if not c.is_tarok]
-            return suits or allowed
-        return allowed
-
-    def legal_talon(self, state: HandState) -> list[Move]:
-        s = st(state)
-        if s.group is None:
-            return [Move(PICK, str(i)) for i in range(len(self.groups(s)))]
-        return [Move(DISCARD, _DECK.codes[c]) for c in self.discardable(s)]
-
-    def explain_talon(self, state: HandState, move: Move) -> str:
-        s = st(state)
-        if move.kind == DISCARD and s.group is not None:
-            return m.DISCARD_NOT_ALLOWED
-        return m.WRONG_PHASE
-
-    def apply_talon(self, state: HandState, move: Move) -> HandState:
-        s = st(state)
-        assert s.declarer is not None
-        if move.kind == PICK:
-            return self._pick(s, int(move.value))
-        card = _DECK.card(move.value)
-        hands = replace_at(s.hands, s.declarer, without(s.hands[s.declarer], card))
-        piles = replace_at(s.piles, s.declarer, (*s.piles[s.declarer], card))
-        shown = _DECK.codes[card] if card.is_tarok else ""
-        s = replace(
-            s,
-            hands=hands,
-            piles=piles,
-            discards=(*s.discards, card),
-            to_discard=s.to_discard - 1,
-            facts=(*s.facts, Fact(s.declarer, DISCARD, shown)),
-        )
-        if s.to_discard == 0:
-            return replace(s, phase=ANNOUNCE, turn=s.declarer)
-        return s
-
-    def _pick(self, s: SlovenianState, index: int) -> SlovenianState:
-        assert s.declarer is not None
-        groups = self.groups(s)
-        chosen = groups[index]
-        rest = tuple(c for i, g in enumerate(groups) if i != index for c in g)
-        hand = _DECK.sort(s.hands[s.declarer] + chosen)
-        mond = Card(TAROK, MOND)
-        return replace(
-            s,
-            group=index,
-            talon=rest,
-            to_discard=len(chosen),
-            hands=replace_at(s.hands, s.declarer, hand),
-            mond_left=mond in rest,
-            facts=(*s.facts, Fact(s.declarer, PICK, str(index))),
-        )
 
     # --- announcements and kontra -------------------------------------------------------
 
@@ -310,7 +221,7 @@ class Slovenian(TrickPlay, Variant):
         items = [d.GAME] + [item for item, _ in s.announced]
         out = []
         for item in items:
-            if item in (d.TRULA, d.KINGS) and not s.rules.flag("kontra_trula_kings"):
+            if item in self.trula_kings_items and not s.rules.flag("kontra_trula_kings"):
                 continue
             owner = True if item == d.GAME else self.side_of(s, s.announcer(item) or 0)
             if k.can_raise(s.level(item), mine == owner, s.rules.num("max_kontra")):
@@ -357,14 +268,14 @@ class Slovenian(TrickPlay, Variant):
     def trick_rules(self, state: HandState) -> t.TrickRules:
         s = st(state)
         c = self.contract_table[s.contract]
-        order = str(s.rules.opt("emperor_order"))
+        order, tie = str(s.rules.opt("emperor_order")), self.tie_rule
         if c.id == "colour_valat":
             return t.TrickRules(
-                trumps_win=False, emperor_needs_tarok_lead=True, emperor_order=order
+                trumps_win=False, emperor_needs_tarok_lead=True, emperor_order=order, tie=tie
             )
         if c.negative:
-            return t.TrickRules(must_overtake=True, pagat_last=True, emperor_order=order)
-        return t.TrickRules(emperor_order=order)
+            return t.TrickRules(must_overtake=True, pagat_last=True, emperor_order=order, tie=tie)
+        return t.TrickRules(emperor_order=order, tie=tie)
 
     def held_cards(self, state: HandState, seat: int) -> tuple[Card, ...]:
         s = st(state)
@@ -383,9 +294,9 @@ class Slovenian(TrickPlay, Variant):
             piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
             return replace(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, gift))
         win_card = trick.plays[t.winning_index(trick.cards, self.trick_rules(s))][1]
-        if s.king_in_talon and win_card == s.called and s.talon and not s.talon_won:
+        if win_card in s.zaruf_cards() and s.talon and not s.talon_won:
             piles = replace_at(s.piles, trick.winner, s.piles[trick.winner] + s.talon)
-            mond_back = Card(TAROK, MOND) in s.talon
+            mond_back = any(is_mond(c) for c in s.talon)
             return replace(
                 s, piles=piles, talon=(), talon_won=True, mond_left=s.mond_left and not mond_back
             )
@@ -396,8 +307,20 @@ class Slovenian(TrickPlay, Variant):
         counts = c.bonuses or (c.id == "solo_without" and s.rules.flag("mondfang_solo_without"))
         if not counts or not win_card.is_tarok or win_card.rank not in (SKIS, PAGAT):
             return s
-        owner = next((seat for seat, card in trick.plays if card == Card(TAROK, MOND)), None)
-        return s if owner is None else replace(s, mond_captured=owner)
+        owners = tuple(seat for seat, card in trick.plays if is_mond(card))
+        return self.capture_monds(s, owners) if owners else s
+
+    def capture_monds(self, s: SlovenianState, owners: tuple[int, ...]) -> SlovenianState:
+        """Record that the monds of `owners` were captured (one mond in a 54-card pack)."""
+        return replace(s, mond_captured=owners[0])
+
+    def captured_monds(self, s: SlovenianState) -> tuple[int, ...]:
+        """The seats charged a mondfang for a captured mond, once per mond."""
+        return () if s.mond_captured is None else (s.mond_captured,)
+
+    def monds_left(self, s: SlovenianState) -> int:
+        """How many monds the declarer left in the talon (and did not win back)."""
+        return 1 if s.mond_left else 0
 
     def hand_over(self, state: HandState) -> bool:
         s = st(state)
@@ -412,11 +335,12 @@ class Slovenian(TrickPlay, Variant):
         return False
 
     def invariants(self, state: HandState, result: HandResult) -> list[str]:
-        """Two sides' card points add up to 70; klop counts each pile alone (69-71)."""
+        """Two sides' card points add up to 2 x half; klop counts each pile alone, so the
+        rounding of each pile may move the total by up to a third of a point per player."""
         if result.redeal:
             return []
         total = sum(result.side_points)
-        slack = 1 if result.contract == "klop" else 0
+        slack = state.players // 3 if result.contract == "klop" else 0
         if abs(total - 2 * self.half) > slack:
             return [f"card points add up to {total}"]
         return []
@@ -431,6 +355,10 @@ class Slovenian(TrickPlay, Variant):
             return None
         return scoring.score(self, st(state))
 
+    def bonus_lines(self, s: SlovenianState) -> list[ScoreLine]:
+        """Score lines of the bonuses (trula, kings, ultimos) of a normal contract."""
+        return scoring.bonuses(self, s)
+
     def view(self, state: HandState, seat: int | None) -> View:
         s = st(state)
         legal = tuple(self.legal_moves(s)) if seat is not None and seat == s.turn else ()
@@ -438,15 +366,18 @@ class Slovenian(TrickPlay, Variant):
 
     def label(self, state: HandState, move: Move) -> str:
         s = st(state)
-        if move.kind in (PLAY, DISCARD, CALL):
-            return f"{move.kind.capitalize()} {_DECK.labels[_DECK.card(move.value)]}"
+        deck = self.deck(s.rules)
+        if move.kind == CALL:
+            return self.call_label(s, move.value)
+        if move.kind in (PLAY, DISCARD):
+            return f"{move.kind.capitalize()} {deck.labels[deck.card(move.value)]}"
         if move.kind == BID:
-            return f"Bid {self.contract_table[d.CONTRACT_INDEX[move.value]].name}"
+            return f"Bid {self.contract_table[self.contract_index[move.value]].name}"
         if move.kind == PICK:
             group = self.groups(s)[int(move.value)]
-            return "Take talon group " + " ".join(_DECK.labels[c] for c in group)
+            return "Take talon group " + " ".join(deck.labels[c] for c in group)
         if move.kind == ANNOUNCE_MOVE:
-            return f"Announce {d.BONUS_VALUES[move.value][0]}"
+            return f"Announce {self.bonus_table(s.rules)[move.value][0]}"
         if move.kind == KONTRA:
             return (
                 f"{k.name(s.level(move.value) + 1).capitalize()} on {move.value.replace('_', ' ')}"
@@ -464,6 +395,6 @@ class Slovenian(TrickPlay, Variant):
         return radelci_close(match, penalty)
 
 
-PLAY = "play"
 _DECK = tarok54()
-SLOVENIAN = register(Slovenian())
+SLOVENIAN = Slovenian()
+register(SLOVENIAN)

@@ -33,7 +33,7 @@ def score(variant: Slovenian, s: SlovenianState) -> HandResult:
     valat_said = s.announcer(d.VALAT_BONUS) is not None
     silent_valat = any(line.item == "valat (silent)" for line in lines)
     radelci = (
-        s.contract in d.RADELC_CONTRACTS
+        s.contract in variant.radelc_contracts
         or valat_said
         or (silent_valat and s.rules.flag("radelc_silent_valat"))
     )
@@ -57,12 +57,13 @@ def _klop(variant: Slovenian, s: SlovenianState) -> HandResult:
     empty = [seat for seat in range(s.players) if taken[seat] == 0]
     full = [seat for seat in range(s.players) if own[seat] > variant.half]
     scores = [0] * s.players
+    value = variant.klop_value(s.rules)
     if empty or full:
         if s.rules.flag("klop_empty_with_full") or not full:
             for seat in empty:
-                scores[seat] = 70
+                scores[seat] = value
         for seat in full:
-            scores[seat] = -70
+            scores[seat] = -value
     else:
         rounding = round5 if s.rules.flag("klop_round5") else (lambda x: x)
         scores = [-rounding(p) for p in own]
@@ -124,7 +125,7 @@ def _normal(
         ScoreLine(c.id, (c.value if won else -c.value) * mult),
         ScoreLine("difference", rounded * mult),
     ]
-    lines += _bonuses(variant, s) + extra
+    lines += variant.bonus_lines(s) + extra
     won = won and not extra
     return sum(line.points for line in lines), won, lines
 
@@ -163,7 +164,8 @@ def _item(s: SlovenianState, item: str, outcome: int, present: bool) -> list[Sco
     return []
 
 
-def _bonuses(variant: Slovenian, s: SlovenianState) -> list[ScoreLine]:
+def bonuses(variant: Slovenian, s: SlovenianState) -> list[ScoreLine]:
+    """Slovenian bonuses: trula, kings, king ultimo, pagat ultimo (silent or announced)."""
     lines: list[ScoreLine] = []
     trula = [Card(TAROK, r) for r in (PAGAT, MOND, SKIS)]
     kings = [c for c in variant.deck(s.rules).cards if c.rank == KING and not c.is_tarok]
@@ -192,8 +194,9 @@ def _mondfang(variant: Slovenian, s: SlovenianState, lines: list[ScoreLine]) -> 
     if any("valat" in line.item for line in lines) and not s.rules.flag("mondfang_with_valat"):
         return tuple(penalties)
     penalty = s.rules.num("mondfang_penalty")
-    if s.mond_captured is not None:
-        penalties[s.mond_captured] -= penalty
-    if s.mond_left and s.declarer is not None and c.bonuses:
-        penalties[s.declarer] -= penalty
+    for seat in variant.captured_monds(s):
+        penalties[seat] -= penalty
+    left = variant.monds_left(s)
+    if left and s.declarer is not None and c.bonuses:
+        penalties[s.declarer] -= penalty * left
     return tuple(penalties)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from ..engine.moves import Move
@@ -11,19 +12,28 @@ if TYPE_CHECKING:
     from .slovenian import Slovenian, SlovenianState
 
 
-def partner_known(s: SlovenianState, seat: int | None) -> bool:
-    """Whether `seat` knows who the partner is: he is the partner, or the partner showed himself
-    (played the called card, announced king ultimo, or raised a kontra for the declarer side)."""
-    if s.partner is None:
+def partner_known(
+    s: SlovenianState,
+    seat: int | None,
+    partner: int | None = None,
+    revealing: Collection[str] = ("king_ultimo",),
+) -> bool:
+    """Whether `seat` knows that `partner` (default: the partner) is a partner: he is that
+    partner, or the partner showed himself (played a called card, announced a `revealing` item
+    such as king ultimo, or raised a kontra for the declarer side)."""
+    if partner is None:
+        partner = s.partner
+    if partner is None:
         return False
-    if seat == s.partner:
+    if seat == partner:
         return True
-    played = any(c == s.called for tr in s.tricks for c in tr.cards)
-    played = played or any(c == s.called for _, c in s.trick)
+    called = s.called_cards()
+    plays = [p for tr in s.tricks for p in tr.plays] + list(s.trick)
+    played = any(who == partner and c in called for who, c in plays)
     spoke = any(
-        f.seat == s.partner
+        f.seat == partner
         and (
-            (f.kind == "announce" and f.value == "king_ultimo")
+            (f.kind == "announce" and f.value in revealing)
             or (f.kind == "kontra" and f.level % 2 == 0)
         )
         for f in s.facts
@@ -50,7 +60,9 @@ def public_cards(variant: Slovenian, s: SlovenianState, seat: int | None) -> lis
 def build_view(
     variant: Slovenian, s: SlovenianState, seat: int | None, legal: tuple[Move, ...]
 ) -> View:
-    partners = (s.partner,) if s.partner is not None and partner_known(s, seat) else ()
+    reveal = variant.revealing_items
+    partners = tuple(p for p in s.mates() if partner_known(s, seat, p, reveal))
+    codes = variant.deck(s.rules).codes
     return View(
         seat=seat,
         phase=s.phase,
@@ -66,7 +78,8 @@ def build_view(
         contract=variant.contract_table[s.contract].id if s.contract >= 0 else "",
         declarer=s.declarer,
         partners=partners,
-        called=variant.deck(s.rules).codes[s.called] if s.called is not None else "",
+        called=",".join(codes[c] for c in s.called_cards()),
         legal=legal,
         result=variant.result(s) if s.finished else None,
+        tricks=s.tricks,
     )
