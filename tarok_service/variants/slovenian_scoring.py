@@ -112,7 +112,7 @@ def _normal(
         value = sign * (1 if made else -1) * 500 * k.multiplier(s.level(d.VALAT_BONUS))
         line = ScoreLine("valat (announced)", value)
         if made or s.rules.opt("failed_announced_valat_mode") == "valat_only":
-            return value, value > 0 and made, [line]
+            return value, value > 0, [line]
         extra.append(line)
     elif valat_side:
         value = valat_side * 250 * k.multiplier(s.level(d.GAME))

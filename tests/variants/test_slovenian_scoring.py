@@ -296,3 +296,11 @@ def test_klop_and_radelc_mode_own_and_end_penalty_option() -> None:
     m = SLOVENIAN.settle(m, SLOVENIAN.result(klop_state([24, 12, 20, 14])))  # type: ignore[arg-type]
     assert m.totals == (-50, -20, -40, -30)  # klop is never doubled
     assert SLOVENIAN.close(m).totals == (-250, -220, -240, -230)
+
+
+def test_opponents_failed_announced_valat_counts_as_a_win_for_the_declarer() -> None:
+    state = finished("three", points_pile(30), announced=((d.VALAT_BONUS, 1),),
+                     levels=((d.VALAT_BONUS, 2),))
+    result = SLOVENIAN.result(state)
+    assert result is not None
+    assert result.totals[0] == 2000 and result.won
