@@ -78,6 +78,7 @@ def main() -> None:
                 state = initial
                 for move in moves:
                     state = SLOVENIAN.apply(state, move, check=check)
+
         return run
 
     def replay_openspiel() -> None:
@@ -117,8 +118,10 @@ def main() -> None:
         ("replay a hand, log unchecked (us/hand)", ours_unchecked, theirs),
     ):
         print(f"{name:38}{mine / n * 1e6:12.1f}{other / n * 1e6:12.1f}{mine / other:8.2f}x")
-    print(f"{'random playouts per second':38}{args.hands / play_ours:12.0f}"
-          f"{args.hands / play_theirs:12.0f}{play_theirs / play_ours:8.2f}x")
+    print(
+        f"{'random playouts per second':38}{args.hands / play_ours:12.0f}"
+        f"{args.hands / play_theirs:12.0f}{play_theirs / play_ours:8.2f}x"
+    )
 
 
 if __name__ == "__main__":

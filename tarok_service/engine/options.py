@@ -85,7 +85,7 @@ class Rules:
 def resolve(
     specs: Sequence[OptionSpec], given: Mapping[str, OptionValue]
 ) -> dict[str, OptionValue]:
-    """Defaults overlaid with the given values; raises OptionError for unknown names or bad values."""
+    """Defaults overlaid with the given values; OptionError for an unknown name or bad value."""
     by_name = {s.name: s for s in specs}
     for name in given:
         if name not in by_name:

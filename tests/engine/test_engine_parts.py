@@ -27,10 +27,18 @@ def test_deck_sizes_points_and_codes() -> None:
     assert DECK.labels[Card(TAROK, 22)] == "Škis" and DECK.labels[Card(TAROK, 21)] == "XXI"
 
 
-@pytest.mark.parametrize(("pile", "points"), [
-    ("HK DK CK", 13), ("HK DK", 9), ("HK", 4), ("T2 T3 T4", 1), ("T2 T3 T4 T5", 1),
-    ("HK DK CK SK", 17), ("", 0),
-])
+@pytest.mark.parametrize(
+    ("pile", "points"),
+    [
+        ("HK DK CK", 13),
+        ("HK DK", 9),
+        ("HK", 4),
+        ("T2 T3 T4", 1),
+        ("T2 T3 T4 T5", 1),
+        ("HK DK CK SK", 17),
+        ("", 0),
+    ],
+)
 def test_counting_in_threes(pile: str, points: int) -> None:
     assert in_threes(c(pile), DECK.points) == points
 
@@ -40,8 +48,22 @@ def test_plain_and_pairs_counting() -> None:
     assert in_pairs(c("HK T1 H1 H2"), DECK.points) == 12 - 2
 
 
-@pytest.mark.parametrize(("x", "r"), [(0, 0), (1, 0), (2, 0), (3, 5), (4, 5), (9, 10), (-1, 0),
-                                      (-2, 0), (-3, -5), (-12, -10), (-13, -15)])
+@pytest.mark.parametrize(
+    ("x", "r"),
+    [
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (3, 5),
+        (4, 5),
+        (9, 10),
+        (-1, 0),
+        (-2, 0),
+        (-3, -5),
+        (-12, -10),
+        (-13, -15),
+    ],
+)
 def test_round5(x: int, r: int) -> None:
     assert round5(x) == r
 

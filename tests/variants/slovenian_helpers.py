@@ -51,9 +51,16 @@ def playing(
     """A position in trick play with the given (possibly short) hands."""
     n = len(hands)
     return SlovenianState(
-        rules=rules(n, **options), dealer=dealer, phase=TRICKS, turn=turn,
-        hands=tuple(DECK.sort(cards(h)) for h in hands), talon=(), piles=((),) * n,
-        contract=d.CONTRACT_INDEX[contract], declarer=declarer, partner=partner,
+        rules=rules(n, **options),
+        dealer=dealer,
+        phase=TRICKS,
+        turn=turn,
+        hands=tuple(DECK.sort(cards(h)) for h in hands),
+        talon=(),
+        piles=((),) * n,
+        contract=d.CONTRACT_INDEX[contract],
+        declarer=declarer,
+        partner=partner,
         called=DECK.card(called) if called else None,
     )
 
@@ -120,9 +127,17 @@ def finished(
     for c in opp_cards:
         piles[opp[0]].append(c)
     state = SlovenianState(
-        rules=rules(4, **options), dealer=3, phase=SCORED, turn=None, hands=((),) * 4, talon=(),
-        piles=tuple(tuple(p) for p in piles), tricks=tuple(tricks),
-        contract=d.CONTRACT_INDEX[contract], declarer=declarer, partner=partner,
+        rules=rules(4, **options),
+        dealer=3,
+        phase=SCORED,
+        turn=None,
+        hands=((),) * 4,
+        talon=(),
+        piles=tuple(tuple(p) for p in piles),
+        tricks=tuple(tricks),
+        contract=d.CONTRACT_INDEX[contract],
+        declarer=declarer,
+        partner=partner,
     )
     return replace(state, **fields)
 

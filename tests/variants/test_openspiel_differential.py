@@ -35,8 +35,11 @@ pyspiel = pytest.importorskip("pyspiel")
 
 SUITS = ("H", "D", "S", "C")
 OPTIONS = {
-    "round_difference": False, "mondfang_penalty": 20, "mondfang_solo_without": True,
-    "klop_round5": False, "discard_taroks_only_if_forced": True,
+    "round_difference": False,
+    "mondfang_penalty": 20,
+    "mondfang_solo_without": True,
+    "klop_round5": False,
+    "discard_taroks_only_if_forced": True,
 }
 
 
@@ -98,8 +101,13 @@ def forced_pagat_quirk(s: SlovenianState) -> bool:
     ranks = {c.rank for _, c in s.trick if c.is_tarok}
     hand = s.hands[s.turn]
     led = s.trick[0][1]
-    return (contract.negative and {21, 22} <= ranks and Card(TAROK, 1) in hand
-            and not led.is_tarok and any(c.suit == led.suit for c in hand))
+    return (
+        contract.negative
+        and {21, 22} <= ranks
+        and Card(TAROK, 1) in hand
+        and not led.is_tarok
+        and any(c.suit == led.suit for c in hand)
+    )
 
 
 def comparable(s: SlovenianState) -> bool:
@@ -145,7 +153,9 @@ def play_one(seed: int, players: int) -> tuple[str, bool]:
         result = SLOVENIAN.result(pair.ours)
         assert result is not None
         assert list(result.totals) == [int(r) for r in pair.os.returns()], (  # type: ignore
-            seed, result, pair.os.returns(),  # type: ignore[attr-defined]
+            seed,
+            result,
+            pair.os.returns(),  # type: ignore[attr-defined]
         )
     return SLOVENIAN.contract_table[pair.ours.contract].id, compared
 
@@ -160,6 +170,9 @@ def test_same_legal_moves_and_scores_as_openspiel(players: int) -> None:
         compared += ok
         contracts.add(contract)
     assert compared > games // 4  # the score comparison really ran on many hands
-    expected = {c.id for i, c in enumerate(SLOVENIAN.contract_table)
-                if i in SLOVENIAN.open_contracts(SLOVENIAN.make_rules(players, OPTIONS))}
+    expected = {
+        c.id
+        for i, c in enumerate(SLOVENIAN.contract_table)
+        if i in SLOVENIAN.open_contracts(SLOVENIAN.make_rules(players, OPTIONS))
+    }
     assert contracts == expected

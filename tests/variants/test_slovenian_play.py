@@ -51,7 +51,10 @@ def test_deal_follows_the_written_hands() -> None:
 
 def test_hand_without_tarok_is_thrown_in() -> None:
     hands = list(HANDS)
-    hands[3], hands[2] = "SK SQ SC SJ S10 S9 CJ C10 C9 C8 C7 DJ", "T11 T10 T9 T7 T6 T5 D1 D2 D3 D4 T4 HJ"
+    hands[3], hands[2] = (
+        "SK SQ SC SJ S10 S9 CJ C10 C9 C8 C7 DJ",
+        "T11 T10 T9 T7 T6 T5 D1 D2 D3 D4 T4 HJ",
+    )
     state = SLOVENIAN.deal(rules(), order_for(hands, TALON), dealer=3)
     assert state.phase == REDEAL
     result = SLOVENIAN.result(state)
@@ -99,8 +102,10 @@ def test_king_call_partner_and_queen_when_holding_four_kings() -> None:
     assert called.partner == 3 and not called.king_in_talon
     own = do(state, "call:CK")
     assert own.partner is None and own.team() == (0,)
-    four = replace(state, hands=(DECK.sort(cards("HK DK CK SK T22 T21 T20 T19 T18 T17 CQ CC")),
-                                 *state.hands[1:]))
+    four = replace(
+        state,
+        hands=(DECK.sort(cards("HK DK CK SK T22 T21 T20 T19 T18 T17 CQ CC")), *state.hands[1:]),
+    )
     assert "call:HQ" in ids(four) and len(ids(four)) == 8
 
 
@@ -124,21 +129,54 @@ def test_zaruf_king_in_talon_wins_the_talon_rest() -> None:
 
 
 def test_zaruf_talon_rest_goes_to_declarer_when_king_wins() -> None:
-    state = do(dealt(), "pass", "pass", "pass", "bid:two", "call:HK", "talon:1", "discard:CC",
-               "discard:DC", "pass", "pass", "pass", "pass")
-    state = replace(state, hands=(state.hands[0], state.hands[1], state.hands[2],
-                                  DECK.sort(cards("SK SQ SC SJ S10 S9 CJ C10 C9 C8 C7 H1"))),
-                    )
-    state = replace(state, hands=(state.hands[0], DECK.sort(cards("T1 T16 T15 T14 T13 T12 T4 H2 H3 H4 HQ HC")),
-                                  state.hands[2], state.hands[3]))
+    state = do(
+        dealt(),
+        "pass",
+        "pass",
+        "pass",
+        "bid:two",
+        "call:HK",
+        "talon:1",
+        "discard:CC",
+        "discard:DC",
+        "pass",
+        "pass",
+        "pass",
+        "pass",
+    )
+    state = replace(
+        state,
+        hands=(
+            state.hands[0],
+            state.hands[1],
+            state.hands[2],
+            DECK.sort(cards("SK SQ SC SJ S10 S9 CJ C10 C9 C8 C7 H1")),
+        ),
+    )
+    state = replace(
+        state,
+        hands=(
+            state.hands[0],
+            DECK.sort(cards("T1 T16 T15 T14 T13 T12 T4 H2 H3 H4 HQ HC")),
+            state.hands[2],
+            state.hands[3],
+        ),
+    )
     state = play(state, "HK", "H4", "HJ", "H1")
     assert state.tricks[-1].winner == 0 and state.talon_won
     assert set(cards("T2 T3 S7 S8")) <= set(state.piles[0])
 
 
 def test_discard_taroks_only_if_forced_option() -> None:
-    state = do(dealt(discard_taroks_only_if_forced=True), "pass", "pass", "pass", "bid:two",
-               "call:SK", "talon:1")
+    state = do(
+        dealt(discard_taroks_only_if_forced=True),
+        "pass",
+        "pass",
+        "pass",
+        "bid:two",
+        "call:SK",
+        "talon:1",
+    )
     assert all(not mv.startswith("discard:T") for mv in ids(state))
 
 
@@ -152,8 +190,18 @@ def test_mond_left_in_talon_is_charged() -> None:
 
 
 def test_announcements_kontra_chain_and_who_may_say_what() -> None:
-    state = do(dealt(), "pass", "pass", "pass", "bid:three", "call:SK", "talon:0",
-               "discard:CC", "discard:DC", "discard:DQ")
+    state = do(
+        dealt(),
+        "pass",
+        "pass",
+        "pass",
+        "bid:three",
+        "call:SK",
+        "talon:0",
+        "discard:CC",
+        "discard:DC",
+        "discard:DQ",
+    )
     assert state.phase == "announce" and state.turn == 0
     assert "announce:pagat_ultimo" not in ids(state)  # seat 0 has no pagat
     state = do(state, "announce:trula", "pass")
@@ -226,8 +274,9 @@ def test_emperors_trick_in_positive_contract_and_order_option() -> None:
     state = play(state, "T1", "T22", "T21", "T4")
     assert state.tricks[-1].winner == 0
     assert state.mond_captured == 2  # the pagat captured the mond
-    ordered = playing("three", ["T1 HK", "T22 DK", "T21 DQ", "T4 HQ"], partner=2,
-                      emperor_order="pagat_last")
+    ordered = playing(
+        "three", ["T1 HK", "T22 DK", "T21 DQ", "T4 HQ"], partner=2, emperor_order="pagat_last"
+    )
     ordered = play(ordered, "T1", "T22", "T21", "T4")
     assert ordered.tricks[-1].winner == 1
 
@@ -281,22 +330,36 @@ def test_open_beggar_hand_is_shown_after_the_first_trick() -> None:
 
 
 def test_three_player_game_has_no_king_call_and_no_solos() -> None:
-    hands3 = ("T22 T21 T20 T19 T18 T17 CK CQ CC DK DQ DC T2 T3 HK T8",
-              "T1 T16 T15 T14 T13 T12 H1 H2 H3 H4 HQ HC S7 S8 SK SQ",
-              "T11 T10 T9 T7 T6 T5 D1 D2 D3 D4 DJ HJ T4 SC SJ S10")
+    hands3 = (
+        "T22 T21 T20 T19 T18 T17 CK CQ CC DK DQ DC T2 T3 HK T8",
+        "T1 T16 T15 T14 T13 T12 H1 H2 H3 H4 HQ HC S7 S8 SK SQ",
+        "T11 T10 T9 T7 T6 T5 D1 D2 D3 D4 DJ HJ T4 SC SJ S10",
+    )
     state = SLOVENIAN.deal(rules(3), order_for(hands3, "S9 CJ C10 C9 C8 C7", dealer=2), dealer=2)
     assert isinstance(state, SlovenianState)
     assert not any("solo_t" in i for i in ids(state))
     state = do(state, "pass", "pass", "bid:three")
     assert state.phase == "talon" and state.partner is None
-    no_cv = SLOVENIAN.deal(rules(3, colour_valat_3p=False), order_for(hands3, "S9 CJ C10 C9 C8 C7", 2), 2)
+    no_cv = SLOVENIAN.deal(
+        rules(3, colour_valat_3p=False), order_for(hands3, "S9 CJ C10 C9 C8 C7", 2), 2
+    )
     assert isinstance(no_cv, SlovenianState)
     assert "bid:colour_valat" not in ids(no_cv)
 
 
 def test_view_hides_other_hands_and_non_tarok_discards() -> None:
-    state = do(dealt(), "pass", "pass", "pass", "bid:three", "call:SK", "talon:0",
-               "discard:CC", "discard:DC", "discard:T17")
+    state = do(
+        dealt(),
+        "pass",
+        "pass",
+        "pass",
+        "bid:three",
+        "call:SK",
+        "talon:0",
+        "discard:CC",
+        "discard:DC",
+        "discard:T17",
+    )
     seen_by_1 = SLOVENIAN.view(state, 1).visible_cards()
     assert DECK.card("T17") in seen_by_1 and DECK.card("CC") not in seen_by_1
     assert DECK.card("CC") in SLOVENIAN.view(state, 0).visible_cards()

@@ -52,8 +52,14 @@ def test_unrounded_difference_option() -> None:
 
 @pytest.mark.parametrize(
     ("contract", "value"),
-    [("three", 10), ("two", 20), ("one", 30), ("solo_three", 40), ("solo_two", 50),
-     ("solo_one", 60)],
+    [
+        ("three", 10),
+        ("two", 20),
+        ("one", 30),
+        ("solo_three", 40),
+        ("solo_two", 50),
+        ("solo_one", 60),
+    ],
 )
 def test_every_normal_contract_value(contract: str, value: int) -> None:
     won = finished(contract, points_pile(41), partner=None)
@@ -80,20 +86,30 @@ def test_silent_trula_and_kings_for_and_against() -> None:
 
 
 def test_split_trula_scores_nothing() -> None:
-    pile = pile_worth(30, 25, exclude=TRULA + KINGS) + [TRULA[0]]
+    pile = [*pile_worth(30, 25, exclude=TRULA + KINGS), TRULA[0]]
     result = SLOVENIAN.result(finished("three", pile))
     assert result is not None
     assert not [line for line in result.lines if "trula" in line.item]
 
 
-@pytest.mark.parametrize(("made", "level", "expected"), [
-    (True, 0, 20), (False, 0, -20), (True, 1, 40), (False, 2, -80), (True, 3, 160),
-])
+@pytest.mark.parametrize(
+    ("made", "level", "expected"),
+    [
+        (True, 0, 20),
+        (False, 0, -20),
+        (True, 1, 40),
+        (False, 2, -80),
+        (True, 3, 160),
+    ],
+)
 def test_announced_trula_with_kontra(made: bool, level: int, expected: int) -> None:
     base = pile_worth(32, 23, exclude=TRULA + KINGS)
-    pile = base + list(TRULA) if made else base + [KINGS[0]] * 0 + list(cards("T2 T3 T4"))
+    pile = [*base, *TRULA] if made else [*base, *cards("T2 T3 T4")]
     state = finished(
-        "three", pile, announced=((d.TRULA, 0),), levels=((d.TRULA, level),) if level else (),
+        "three",
+        pile,
+        announced=((d.TRULA, 0),),
+        levels=((d.TRULA, level),) if level else (),
     )
     result = SLOVENIAN.result(state)
     assert result is not None
@@ -134,40 +150,45 @@ def test_silent_king_ultimo_won_and_lost() -> None:
 
 def test_announced_king_ultimo_fails_when_king_not_in_last_trick() -> None:
     state = last_trick_state(
-        [(0, "T5"), (1, "T6"), (2, "T7"), (3, "T4")], 2, called=DECK.card("HK"),
+        [(0, "T5"), (1, "T6"), (2, "T7"), (3, "T4")],
+        2,
+        called=DECK.card("HK"),
         announced=((d.KING_ULTIMO, 2),),
     )
     items = {line.item: line.points for line in SLOVENIAN.result(state).lines}  # type: ignore
     assert items["king ultimo (announced)"] == -20
 
 
-@pytest.mark.parametrize(("last", "winner", "item", "value"), [
-    ([(0, "T1"), (1, "H1"), (2, "H2"), (3, "H3")], 0, "pagat ultimo (silent)", 25),
-    ([(0, "T1"), (1, "T5"), (2, "H2"), (3, "H3")], 1, "pagat ultimo (silent)", -25),
-    ([(1, "T1"), (2, "H1"), (3, "H2"), (0, "H3")], 1, "pagat ultimo (silent)", -25),
-    ([(1, "T1"), (2, "T6"), (3, "H2"), (0, "H3")], 2, "pagat ultimo (silent)", 25),
-])
+@pytest.mark.parametrize(
+    ("last", "winner", "item", "value"),
+    [
+        ([(0, "T1"), (1, "H1"), (2, "H2"), (3, "H3")], 0, "pagat ultimo (silent)", 25),
+        ([(0, "T1"), (1, "T5"), (2, "H2"), (3, "H3")], 1, "pagat ultimo (silent)", -25),
+        ([(1, "T1"), (2, "H1"), (3, "H2"), (0, "H3")], 1, "pagat ultimo (silent)", -25),
+        ([(1, "T1"), (2, "T6"), (3, "H2"), (0, "H3")], 2, "pagat ultimo (silent)", 25),
+    ],
+)
 def test_silent_pagat_ultimo_either_side(
     last: list[tuple[int, str]], winner: int, item: str, value: int
 ) -> None:
-    items = {line.item: line.points for line in SLOVENIAN.result(last_trick_state(last, winner)).lines}  # type: ignore
+    items = {
+        line.item: line.points for line in SLOVENIAN.result(last_trick_state(last, winner)).lines
+    }  # type: ignore
     assert items[item] == value
 
 
 def test_announced_pagat_ultimo_with_kontra() -> None:
     last = [(0, "T1"), (1, "H1"), (2, "H2"), (3, "H3")]
-    state = last_trick_state(last, 0, announced=((d.PAGAT_ULTIMO, 0),), levels=((d.PAGAT_ULTIMO, 1),))
+    state = last_trick_state(
+        last, 0, announced=((d.PAGAT_ULTIMO, 0),), levels=((d.PAGAT_ULTIMO, 1),)
+    )
     items = {line.item: line.points for line in SLOVENIAN.result(state).lines}  # type: ignore
     assert items["pagat ultimo (announced)"] == 100
-    failed = last_trick_state([(0, "T1"), (1, "T5"), (2, "H2"), (3, "H3")], 1,
-                              announced=((d.PAGAT_ULTIMO, 0),))
+    failed = last_trick_state(
+        [(0, "T1"), (1, "T5"), (2, "H2"), (3, "H3")], 1, announced=((d.PAGAT_ULTIMO, 0),)
+    )
     items = {line.item: line.points for line in SLOVENIAN.result(failed).lines}  # type: ignore
     assert items["pagat ultimo (announced)"] == -50
-
-
-def all_tricks(winner_side: str) -> object:
-    team = list(DECK.cards) if winner_side == "team" else []
-    return team
 
 
 def test_silent_valat_replaces_everything_and_takes_game_kontra() -> None:
@@ -181,13 +202,21 @@ def test_silent_valat_replaces_everything_and_takes_game_kontra() -> None:
 
 
 def test_announced_valat_made_failed_and_add_mode() -> None:
-    made = finished("three", list(DECK.cards), announced=((d.VALAT_BONUS, 0),),
-                    levels=((d.VALAT_BONUS, 1), (d.GAME, 2)))
+    made = finished(
+        "three",
+        list(DECK.cards),
+        announced=((d.VALAT_BONUS, 0),),
+        levels=((d.VALAT_BONUS, 1), (d.GAME, 2)),
+    )
     assert scores(made)[0] == 1000  # its own kontra level, not the game's
     failed = finished("three", points_pile(44), announced=((d.VALAT_BONUS, 0),))
     assert scores(failed)[0] == -500
-    added = finished("three", points_pile(44), announced=((d.VALAT_BONUS, 0),),
-                     options={"failed_announced_valat_mode": "add"})
+    added = finished(
+        "three",
+        points_pile(44),
+        announced=((d.VALAT_BONUS, 0),),
+        options={"failed_announced_valat_mode": "add"},
+    )
     assert scores(added)[0] == 10 + 10 - 500
 
 
@@ -203,7 +232,9 @@ def test_solo_without_fixed_and_colour_valat() -> None:
     assert scores(finished("solo_without", points_pile(36), partner=None))[0] == 80
     assert scores(finished("solo_without", points_pile(35), partner=None))[0] == -80
     assert scores(finished("colour_valat", list(DECK.cards), partner=None))[0] == 125
-    assert scores(finished("valat", list(DECK.cards), partner=None, levels=((d.GAME, 1),)))[0] == 1000
+    assert (
+        scores(finished("valat", list(DECK.cards), partner=None, levels=((d.GAME, 1),)))[0] == 1000
+    )
     lost = finished("colour_valat", points_pile(50), partner=None)
     assert scores(lost)[0] == -125
 
@@ -299,8 +330,9 @@ def test_klop_and_radelc_mode_own_and_end_penalty_option() -> None:
 
 
 def test_opponents_failed_announced_valat_counts_as_a_win_for_the_declarer() -> None:
-    state = finished("three", points_pile(30), announced=((d.VALAT_BONUS, 1),),
-                     levels=((d.VALAT_BONUS, 2),))
+    state = finished(
+        "three", points_pile(30), announced=((d.VALAT_BONUS, 1),), levels=((d.VALAT_BONUS, 2),)
+    )
     result = SLOVENIAN.result(state)
     assert result is not None
     assert result.totals[0] == 2000 and result.won
