@@ -263,6 +263,29 @@ def test_concurrent_appenders_exactly_one_wins(backend: Backend) -> None:
     run(body)
 
 
+def test_concurrent_appends_to_many_tables_fail_only_individually(backend: Backend) -> None:
+    """Appends arriving together (one group commit on SQLite) succeed or fail one by one."""
+
+    async def body() -> None:
+        tables = [new_table() for _ in range(12)]
+        async with opened(backend.make()) as store:
+            await store.append(tables[0], 0, [ev(1, "r1")], NOW)
+            results = await asyncio.gather(
+                store.append(tables[0], 1, [ev(2, "r1")], NOW),  # repeated request id
+                store.append(tables[1], 5, [ev(2)], NOW),  # stale version
+                *(store.append(t, 0, [ev(3), ev(4)], NOW) for t in tables[2:]),
+                return_exceptions=True,
+            )
+            assert isinstance(results[0], DuplicateRequest) and results[0].seq == 1
+            assert isinstance(results[1], VersionConflict)
+            assert results[2:] == [2] * 10
+            assert await store.version(tables[0]) == 1 and await store.version(tables[1]) == 0
+            for t in tables[2:]:
+                assert [e.type for e in await store.read(t)] == ["E3", "E4"]
+
+    run(body)
+
+
 # -- watching ---------------------------------------------------------------------------
 
 
