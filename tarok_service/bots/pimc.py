@@ -1,0 +1,132 @@
+"""The `pimc` bot: perfect-information Monte Carlo over hidden cards sampled from its view.
+
+For each sample (until the time budget or the sample cap is reached) the hidden cards are dealt
+consistently with the view by the variant's `Sampler`, every legal move is tried, and the rest
+of the hand is played out by the heuristic policy for all seats; the move with the best average
+outcome for the bot's seat is chosen. Outside trick play, for variants without a sampler, and
+when sampling fails, it plays as the heuristic bot does.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from ..engine.moves import Move
+from ..engine.options import Rules
+from ..engine.outcome import HandResult
+from ..engine.state import TRICKS, HandState
+from ..engine.trickplay import TrickPlay
+from ..engine.variant import Variant
+from ..engine.view import View
+from .heuristic import HeuristicBot
+from .play import choose_card
+from .sampling import Sampler
+from .sampling_slovenian import SlovenianSampler
+from .situation import Situation, friends_in_team, situation_from_view
+
+SAMPLERS: dict[str, Sampler] = {"slovenian": SlovenianSampler()}
+
+
+def utility(result: HandResult, seat: int) -> float:
+    """The seat's total less the mean of the others': a zero-sum view of scores in which the
+    declarer's opponents (who often score nothing themselves) still prefer him to lose."""
+    totals = result.totals
+    others = [v for s, v in enumerate(totals) if s != seat]
+    return totals[seat] - (sum(others) / len(others) if others else 0.0)
+
+
+class PimcBot:
+    """Monte Carlo over sampled deals, with heuristic playouts."""
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: float = 0.2,
+        max_samples: int = 200,
+        min_samples: int = 1,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.max_samples = max_samples
+        self.min_samples = min_samples
+        self.fallback = HeuristicBot()
+        self.samples_used = 0  # of the last decision (0: the heuristic decided)
+
+    def choose(self, view: View, variant: Variant, rules: Rules) -> Move:
+        """One of `view.legal`."""
+        default = self.fallback.choose(view, variant, rules)
+        self.samples_used = 0
+        sampler = SAMPLERS.get(variant.id)
+        if len(view.legal) == 1 or view.phase != TRICKS or sampler is None:
+            return default
+        if not isinstance(variant, TrickPlay):
+            return default
+        scores = self.evaluate(view, variant, rules, sampler)
+        if scores is None:
+            return default
+        moves = list(view.legal)
+        best = max(range(len(moves)), key=lambda i: (scores[i], moves[i] == default))
+        return moves[best]
+
+    def evaluate(
+        self, view: View, variant: Variant, rules: Rules, sampler: Sampler
+    ) -> list[float] | None:
+        """Mean utility of each legal move over the samples, or None when none was drawn."""
+        assert view.seat is not None
+        deadline = time.perf_counter() + self.budget
+        base = situation_from_view(view, variant.deck(rules))
+        totals = [0.0] * len(view.legal)
+        count = failures = 0
+        while count < self.max_samples and failures < 10:
+            if count >= self.min_samples and time.perf_counter() >= deadline:
+                break
+            state = sampler.sample(view, rules, self.rng)
+            if state is None:
+                failures += 1
+                continue
+            team = sampler.team(state)
+            for i, move in enumerate(view.legal):
+                after = variant.apply(state, move, check=False)
+                final = playout(variant, after, team, base)
+                result = variant.result(final)
+                assert result is not None
+                totals[i] += utility(result, view.seat)
+            count += 1
+        self.samples_used = count
+        return [t / count for t in totals] if count else None
+
+
+def playout(variant: Variant, state: HandState, team: Sequence[int], base: Situation) -> HandState:
+    """Play the hand to its end with the heuristic card play for every seat (each knowing the
+    sides of the sampled deal)."""
+    assert isinstance(variant, TrickPlay)
+    codes = variant.deck(state.rules).codes
+    friends = [friends_in_team(s, base.players, team) for s in range(base.players)]
+    done = len(state.tricks)
+    gone = frozenset(c for tr in state.tricks for c in tr.cards)
+    out = {c for pile in state.piles for c in pile} | set(state.talon)  # not in any hand
+    remaining = frozenset(base.deck) - gone - out
+    while not state.finished:
+        if state.phase != TRICKS or state.turn is None:
+            state = variant.apply(state, variant.legal_moves(state)[0], check=False)
+            continue
+        if len(state.tricks) != done:
+            new = {c for tr in state.tricks[done:] for c in tr.cards}
+            gone, remaining, done = gone | new, remaining - new, len(state.tricks)
+        seat = state.turn
+        legal = variant.playable(state, seat)
+        card = legal[0]
+        if len(legal) > 1:
+            hand, trick = state.hands[seat], state.trick
+            unseen = remaining.difference(hand, [c for _, c in trick])
+            sit = Situation(
+                seat, base.players, hand, tuple(legal), trick, gone, unseen, friends[seat],
+                base.negative, base.points, base.deck, base.rules,
+            )  # fmt: skip
+            card = choose_card(sit)
+        state = variant.apply(state, Move("play", codes[card]), check=False)
+    return state
