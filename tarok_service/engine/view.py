@@ -57,6 +57,8 @@ class View:
         seen = set(self.hand)
         seen.update(c for _, c in self.trick)
         seen.update(c for _, c in self.last_trick)
+        for trick in self.tricks:
+            seen.update(trick.cards)
         for group in self.public:
             seen.update(group.cards)
         return seen

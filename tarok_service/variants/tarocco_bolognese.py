@@ -304,6 +304,7 @@ class TaroccoBolognese(TrickPlay, Variant):
             hand_sizes=tuple(len(h) for h in s.hands),
             trick=s.trick,
             last_trick=s.tricks[-1].plays if s.tricks else (),
+            tricks=s.tricks,
             tricks_won=s.tricks_won(),
             public=self.public_cards(s, seat),
             facts=s.facts,

@@ -63,6 +63,7 @@ def build_view(
         hand_sizes=tuple(len(h) for h in s.hands),
         trick=s.trick,
         last_trick=s.tricks[-1].plays if s.tricks else (),
+        tricks=s.tricks,
         tricks_won=s.tricks_won(),
         public=tuple(public_cards(s, seat)),
         facts=s.facts,

@@ -53,7 +53,7 @@ def _check_rejections(state: HandState, legal: list[Move]) -> None:
 
 def _check_views(state: HandState) -> None:
     """No view shows a card the seat may not see."""
-    on_table = {c for _, c in state.trick} | {c for t in state.tricks[-1:] for c in t.cards}
+    on_table = {c for _, c in state.trick} | {c for t in state.tricks for c in t.cards}
     for seat in (None, 0, 1, 2, 3):
         view = VARIANT.view(state, seat)
         own = set(state.hands[seat]) if seat is not None else set()
