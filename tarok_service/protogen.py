@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "protos"
 PROTO_PACKAGE = Path("tarok/v1")
-SERVICE_FILES = ("tarok_service.proto",)
+SERVICE_FILES = ("tarok_service.proto", "tournament_service.proto")
 TARGETS = {
     "tarok_service.proto": ROOT / "tarok_service" / "proto",
     "tarok_client.proto": ROOT / "clients" / "python" / "tarok_client" / "proto",

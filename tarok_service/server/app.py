@@ -30,6 +30,7 @@ class TarokApp:
     def __init__(self, store: EventStore, config: ServerConfig, ctx: Context | None = None) -> None:
         self.ctx = ctx or Context(store, config)
         self.slots = logs.WatcherSlots(config.max_watchers)
+        self.ctx.metrics.watch_streams.set_function(lambda: self.slots.open)
         self._variants: svc.ListVariantsResponse | None = None
 
     async def ping(self, request: svc.PingRequest) -> svc.PingResponse:
@@ -59,6 +60,7 @@ class TarokApp:
         version = await self.ctx.store.append(
             table_id, 0, events.encode([created]), self.ctx.clock()
         )
+        self.ctx.metrics.table_created(variant.id)
         return svc.CreateTableResponse(table_id=table_id, version=version)
 
     async def join_table(self, request: svc.JoinTableRequest) -> svc.JoinTableResponse:
@@ -92,6 +94,7 @@ class TarokApp:
                 table = await self.ctx.cache.load(table.table_id)
                 continue
             self.ctx.cache.put(batch.table)
+            self.ctx.metrics.appended(table.variant.id, batch.payloads)
             return self._joined(batch.table, seat)
         raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
 
@@ -101,7 +104,11 @@ class TarokApp:
         return svc.GetTableViewResponse(view=table_view(table, claim.seat))
 
     async def submit_move(self, request: svc.SubmitMoveRequest) -> svc.SubmitMoveResponse:
-        return await moves.submit_move(self.ctx, request)
+        try:
+            return await moves.submit_move(self.ctx, request)
+        except e.ServiceError as err:
+            self.ctx.metrics.move_rejected(err.reason)
+            raise
 
     def watch_table(self, request: svc.WatchTableRequest) -> AsyncIterator[svc.WatchTableResponse]:
         return logs.watch(self.ctx, self.slots, request)

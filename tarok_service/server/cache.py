@@ -6,27 +6,36 @@ so the cost of a refresh does not grow with the table's length.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 
 from ..store import EventStore, StoredEvent
 from . import errors as e
 from . import events
+from .metrics import Metrics
 from .table import TableState, fold
 
 
 class TableCache:
     """Table id -> latest known TableState, least recently used evicted first."""
 
-    def __init__(self, store: EventStore, capacity: int) -> None:
+    def __init__(self, store: EventStore, capacity: int, metrics: Metrics | None = None) -> None:
         self._store = store
         self._capacity = capacity
         self._items: OrderedDict[str, TableState] = OrderedDict()
+        self._metrics = metrics
 
     def get(self, table_id: str) -> TableState | None:
         table = self._items.get(table_id)
         if table is not None:
             self._items.move_to_end(table_id)
+        if self._metrics is not None:
+            self._metrics.cache_lookup(table is not None)
         return table
+
+    def peek(self, table_id: str) -> TableState | None:
+        """The cached table, if any, without counting a lookup (for logs and metrics)."""
+        return self._items.get(table_id)
 
     def put(self, table: TableState) -> None:
         """Remember `table` unless a newer state is already cached."""
@@ -45,8 +54,11 @@ class TableCache:
         stored = await self._store.read(table_id, after)
         if cached is None and not stored:
             raise e.not_found(table_id)
+        started = time.perf_counter()
         table = apply_stored(cached, table_id, stored)
         assert table is not None
+        if self._metrics is not None:
+            self._metrics.replayed(len(stored), time.perf_counter() - started)
         self.put(table)
         return table
 

@@ -107,6 +107,10 @@ def hand_view_msg(variant: Variant, deck: Deck, state: HandState, view: View) ->
         msg.trick.add(seat=seat, card=cards.messages[card])
     for seat, card in view.last_trick:
         msg.last_trick.add(seat=seat, card=cards.messages[card])
+    for trick in view.tricks:
+        done = msg.tricks.add(winner=trick.winner)
+        for seat, card in trick.plays:
+            done.plays.add(seat=seat, card=cards.messages[card])
     for group in view.public:
         pub = msg.public_cards.add(name=group.name)
         cards.fill(pub.cards, group.cards)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..engine.moves import Move
 from ..engine.state import HandState
@@ -19,7 +19,7 @@ from ..proto.tarok.v1 import cards_pb2
 from ..proto.tarok.v1 import events_pb2 as ev
 from . import codec
 from . import errors as e
-from .events import Payload, timestamp
+from .events import Payload, seconds, timestamp
 from .table import PLAYING, TableState, fold, fold_move
 
 MAX_CHAINED_DEALS = 64  # redeals in a row before giving up (a broken preset deal, say)
@@ -92,7 +92,56 @@ def make_move(
     )
     batch = Batch(fold_move(table, table.version + 1, payload, hand), [payload])
     settle_finished(batch, shuffle)
+    if table.time_per_move:
+        stamp_deadline(batch, now)
     return batch
+
+
+def stamp_deadline(batch: Batch, now: float) -> None:
+    """Record on the batch's last MoveMade or HandDealt when the seat now to move must move.
+
+    Only tables with a time per move have deadlines; the table state gets the same value
+    that folding the stamped event gives on replay.
+    """
+    table = batch.table
+    if not table.time_per_move or table.status != PLAYING or table.hand is None:
+        return
+    if table.hand.turn is None:
+        return
+    for payload in reversed(batch.payloads):
+        if isinstance(payload, ev.MoveMade | ev.HandDealt):
+            payload.deadline.CopyFrom(timestamp(now + table.time_per_move))
+            batch.table = replace(table, deadline=seconds(payload.deadline))
+            return
+
+
+def default_move(table: TableState) -> Move:
+    """The safe move played for a late seat: the variant's `default_move`, else the first
+    legal move."""
+    hand = table.hand
+    assert hand is not None
+    hook = getattr(table.variant, "default_move", None)
+    if hook is not None:
+        move: Move = hook(hand)
+        return move
+    return table.variant.legal_moves(hand)[0]
+
+
+def time_out(table: TableState, now: float, shuffle: Shuffler, forfeited: bool = False) -> Batch:
+    """TimedOut for the seat to move, then its default move (and what follows that move).
+
+    `forfeited`: the seat's entrant has forfeited, so the move is played without waiting.
+    """
+    hand = table.hand
+    assert hand is not None and hand.turn is not None
+    seat = hand.turn
+    missed = timestamp(table.deadline) if table.deadline is not None else timestamp(now)
+    batch = Batch(table)
+    batch.add(ev.TimedOut(seat=seat, deadline=missed, forfeited=forfeited))
+    move = default_move(batch.table)
+    after = table.variant.apply(hand, move, check=True)
+    made = make_move(batch.table, seat, move, after, now, shuffle)
+    return Batch(made.table, batch.payloads + made.payloads)
 
 
 def deal_next(batch: Batch, shuffle: Shuffler) -> None:

@@ -28,6 +28,11 @@ class ServerConfig:
     max_message_bytes: int = 1 << 20
     max_hands: int = 1000
     move_retries: int = 8
+    metrics_port: int = 0  # Prometheus /metrics on its own port; 0 = disabled
+    metrics_host: str = "0.0.0.0"
+    log_format: str = "console"  # "json" (production) or "console" (development)
+    drain_seconds: float = 0.0  # on SIGTERM: report NOT_SERVING this long before stopping
+    grace_seconds: float = 10.0  # then: time in-flight calls get to finish
 
 
 def resolve_secret(given: str | None, environ: dict[str, str] | None = None) -> bytes:

@@ -16,9 +16,16 @@ HAND_DEALT = "HandDealt"
 MOVE_MADE = "MoveMade"
 HAND_SCORED = "HandScored"
 TABLE_CLOSED = "TableClosed"
+TIMED_OUT = "TimedOut"
 
 Payload = (
-    ev.TableCreated | ev.PlayerSeated | ev.HandDealt | ev.MoveMade | ev.HandScored | ev.TableClosed
+    ev.TableCreated
+    | ev.PlayerSeated
+    | ev.HandDealt
+    | ev.MoveMade
+    | ev.HandScored
+    | ev.TableClosed
+    | ev.TimedOut
 )
 
 CLASSES: dict[str, type[Message]] = {
@@ -28,6 +35,7 @@ CLASSES: dict[str, type[Message]] = {
     MOVE_MADE: ev.MoveMade,
     HAND_SCORED: ev.HandScored,
     TABLE_CLOSED: ev.TableClosed,
+    TIMED_OUT: ev.TimedOut,
 }
 FIELDS = {
     TABLE_CREATED: "table_created",
@@ -36,6 +44,7 @@ FIELDS = {
     MOVE_MADE: "move_made",
     HAND_SCORED: "hand_scored",
     TABLE_CLOSED: "table_closed",
+    TIMED_OUT: "timed_out",
 }
 
 
@@ -64,6 +73,11 @@ def decode(stored: StoredEvent) -> Payload:
 def timestamp(seconds: float) -> Timestamp:
     whole = int(seconds)
     return Timestamp(seconds=whole, nanos=int((seconds - whole) * 1e9))
+
+
+def seconds(stamp: Timestamp) -> float:
+    """A Timestamp as unix seconds."""
+    return stamp.seconds + stamp.nanos / 1e9
 
 
 def envelope(version: int, time: float, payload: Payload) -> ev.Event:

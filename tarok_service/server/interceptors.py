@@ -1,4 +1,4 @@
-"""The single interceptor hook point: per-call context for logs (metrics can hang here too)."""
+"""The single interceptor hook point: per-call metrics, log context and access log."""
 
 from __future__ import annotations
 
@@ -8,15 +8,22 @@ from typing import Any
 import grpc
 import structlog
 
+from .context import Context
+from .observe import observed
+
 log = structlog.get_logger("tarok.server")
 
 
 class CallHook(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
-    """Binds the RPC method to structlog's context for every call.
+    """Observes every call (see `observe.py`): RPC metrics, log context, access log.
 
-    This is where call metrics and access logs belong: wrap the handler returned by
-    `continuation` (see grpc.aio.ServerInterceptor). It stays cheap on the move path.
+    With no app context it only binds the RPC method to structlog's context. Wrapped
+    handlers are reused while `continuation` returns the same handler for a method.
     """
+
+    def __init__(self, ctx: Context | None = None) -> None:
+        self.ctx = ctx
+        self._wrapped: dict[str, tuple[Any, Any]] = {}
 
     async def intercept_service(
         self,
@@ -25,10 +32,17 @@ class CallHook(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         ],
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler[Any, Any]:
-        structlog.contextvars.bind_contextvars(rpc=handler_call_details.method)
-        return await continuation(handler_call_details)
+        method = handler_call_details.method
+        handler = await continuation(handler_call_details)
+        if self.ctx is None or handler is None:
+            structlog.contextvars.bind_contextvars(method=method)
+            return handler
+        known = self._wrapped.get(method)
+        if known is None or known[0] is not handler:
+            known = self._wrapped[method] = (handler, observed(handler, method, self.ctx))
+        return known[1]
 
 
-def interceptors() -> list[Any]:
-    """The interceptors every server gets, outermost first."""
-    return [CallHook()]
+def interceptors(ctx: Context | None = None) -> list[Any]:
+    """The interceptors every server gets, outermost first (`ctx`: the app's context)."""
+    return [CallHook(ctx)]

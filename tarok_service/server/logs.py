@@ -13,6 +13,7 @@ from . import errors as e
 from . import events
 from .context import Context
 from .table import FINISHED, TableState, fold
+from .tournaments.log import is_finished
 from .views import filter_event, table_view
 
 
@@ -46,7 +47,7 @@ async def get_log(ctx: Context, request: svc.GetTableLogRequest) -> svc.GetTable
     stored = await ctx.store.read(claim.table_id, 0)
     if not stored:
         raise e.not_found(claim.table_id)
-    complete = stored[-1].type == events.TABLE_CLOSED
+    complete = stored[-1].type == events.TABLE_CLOSED and await _unsealed(ctx, stored[0])
     follower = Follower(claim.table_id, claim.seat)
     log = ev.TableLog(
         table_id=claim.table_id,
@@ -59,6 +60,14 @@ async def get_log(ctx: Context, request: svc.GetTableLogRequest) -> svc.GetTable
     if request.format == svc.LOG_FORMAT_JSON:
         return svc.GetTableLogResponse(json=json_format.MessageToJson(log))
     return svc.GetTableLogResponse(log=log)
+
+
+async def _unsealed(ctx: Context, first: StoredEvent) -> bool:
+    """Whether a finished table's deals may be shown: a tournament table's stay hidden until
+    the whole tournament has finished (the same deals are played at other tables)."""
+    created = events.decode(first)
+    tournament = created.tournament_id if isinstance(created, ev.TableCreated) else ""
+    return not tournament or await is_finished(ctx, tournament)
 
 
 class WatcherSlots:
@@ -117,7 +126,9 @@ async def _live(
     """New events as they are appended (by any replica), heartbeats while idle."""
     beat = ctx.config.heartbeat_seconds
     while follower.table is not None and follower.table.status != FINISHED:
-        version = await ctx.store.wait_for_change(follower.table_id, follower.version, beat)
+        version = await ctx.wait_for_change(follower.table_id, follower.version, beat)
+        if ctx.stopping:  # the server is shutting down: end the stream cleanly
+            return
         if version <= follower.version:
             heartbeat = svc.Heartbeat(version=follower.version, time=events.timestamp(ctx.clock()))
             yield svc.WatchTableResponse(heartbeat=heartbeat)

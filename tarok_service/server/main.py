@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import signal
-import sys
 import weakref
+from dataclasses import dataclass
+from typing import Any
 
 import grpc
 import structlog
@@ -19,10 +19,34 @@ from ..store import EventStore, open_store
 from .app import TarokApp
 from .config import ServerConfig
 from .interceptors import interceptors
+from .logconf import configure_logging
+from .metrics import MetricsHttp
 from .servicer import TarokServicer
+from .tournaments import SERVICE_NAME as TOURNAMENT_SERVICE
+from .tournaments import add_tournaments, start_tournaments, stop_tournaments
+
+__all__ = ["configure_logging", "create_server", "serve", "shutdown"]
+log = structlog.get_logger("tarok.server")
 
 SERVICE_NAME = svc.DESCRIPTOR.services_by_name["TarokService"].full_name
 _OWNED_STORES: weakref.WeakKeyDictionary[grpc.aio.Server, EventStore] = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class Running:
+    """What a started server needs at shutdown besides itself."""
+
+    app: TarokApp
+    health: Any  # grpc_health.v1.health.aio.HealthServicer
+    metrics_http: MetricsHttp | None
+
+
+_RUNNING: weakref.WeakKeyDictionary[grpc.aio.Server, Running] = weakref.WeakKeyDictionary()
+
+
+def running(server: grpc.aio.Server) -> Running:
+    """The app, health servicer and metrics endpoint of a server from `create_server`."""
+    return _RUNNING[server]
 
 
 async def create_server(
@@ -35,61 +59,79 @@ async def create_server(
     owned = store is None
     store = store or open_store(config.store_url)
     await store.open()
+    app = TarokApp(store, config)
     server = grpc.aio.server(
-        interceptors=interceptors(),
+        interceptors=interceptors(app.ctx),
         options=[
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", 64 << 20),
             ("grpc.so_reuseport", 0),
         ],
     )
-    svc_grpc.add_TarokServiceServicer_to_server(TarokServicer(TarokApp(store, config)), server)
+    svc_grpc.add_TarokServiceServicer_to_server(TarokServicer(app), server)
+    add_tournaments(server, app.ctx)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+        (SERVICE_NAME, TOURNAMENT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
     port = server.add_insecure_port(f"{config.host}:{config.port}")
+    metrics_http = None
+    if config.metrics_port:
+        metrics_http = MetricsHttp(app.ctx.metrics, config.metrics_port, config.metrics_host)
     await server.start()
+    start_tournaments(server)
     if owned:
         _OWNED_STORES[server] = store
+    _RUNNING[server] = Running(app, health_servicer, metrics_http)
     return server, port
 
 
 async def shutdown(server: grpc.aio.Server, grace: float | None = None) -> None:
-    """Stop the server and close the store `create_server` opened for it."""
+    """Stop the server and close the store `create_server` opened for it.
+
+    Health turns NOT_SERVING, watch streams end cleanly (status OK), calls in flight get
+    `grace` seconds to finish, then the metrics endpoint and the store are closed.
+    """
+    state = _RUNNING.pop(server, None)
+    if state is not None:
+        await state.health.enter_graceful_shutdown()
+        state.app.ctx.begin_shutdown()
+    await stop_tournaments(server)
     await server.stop(grace)
+    if state is not None and state.metrics_http is not None:
+        state.metrics_http.close()
     store = _OWNED_STORES.pop(server, None)
     if store is not None:
         await store.close()
 
 
-def configure_logging(level: int = logging.INFO) -> None:
-    structlog.configure(
-        wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-        processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso"),
-            structlog.dev.ConsoleRenderer(colors=False),
-        ],
-    )
-
-
 async def serve(config: ServerConfig) -> None:
-    """Run until SIGINT/SIGTERM; prints `listening on HOST:PORT` once ready."""
-    server, port = await create_server(config)
-    host = "localhost" if config.host in ("[::]", "0.0.0.0", "") else config.host
-    print(f"tarok: listening on {host}:{port} (store {_safe(config.store_url)})", flush=True)
-    stop = asyncio.Event()
+    """Run until SIGINT/SIGTERM; prints `listening on HOST:PORT` once ready.
+
+    On the signal: health reports NOT_SERVING at once, the server keeps serving for
+    `drain_seconds` (load balancers notice), then watch streams end cleanly, calls in
+    flight get `grace_seconds` to finish, and the process exits normally.
+    """
+    stop = asyncio.Event()  # handlers first: a signal during start-up stops gracefully
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    server, port = await create_server(config)
+    host = "localhost" if config.host in ("[::]", "0.0.0.0", "") else config.host
+    print(f"tarok: listening on {host}:{port} (store {_safe(config.store_url)})", flush=True)
+    state = running(server)
+    if state.metrics_http is not None:
+        log.info("metrics endpoint", port=state.metrics_http.port)
     await stop.wait()
-    await shutdown(server, grace=2.0)
+    log.info("shutting down: health NOT_SERVING", drain_seconds=config.drain_seconds)
+    await state.health.enter_graceful_shutdown()
+    if config.drain_seconds > 0:
+        await asyncio.sleep(config.drain_seconds)
+    await shutdown(server, grace=config.grace_seconds)
+    log.info("stopped")
 
 
 def _safe(url: str) -> str:

@@ -41,6 +41,10 @@ class TableState:
     deal_number: int = 0
     last_result: HandResult | None = None
     hand_done: bool = False  # the current hand has been scored
+    time_per_move: float = 0.0  # seconds a seat has for each move; 0: no limit
+    deadline: float | None = None  # when the seat to move must have moved (unix seconds)
+    timeouts: tuple[int, ...] = ()  # deadlines missed per seat
+    tournament_id: str = ""
 
     @property
     def players(self) -> int:
@@ -49,7 +53,9 @@ class TableState:
     def free_seats(self) -> list[int]:
         return [i for i, name in enumerate(self.seats) if name is None]
 
-    def after_move(self, version: int, hand: HandState) -> TableState:
+    def after_move(
+        self, version: int, hand: HandState, deadline: float | None = None
+    ) -> TableState:
         """This table with a new hand state (the hot path: no `dataclasses.replace`)."""
         return TableState(
             self.table_id,
@@ -66,6 +72,10 @@ class TableState:
             self.deal_number,
             self.last_result,
             self.hand_done,
+            self.time_per_move,
+            deadline,
+            self.timeouts,
+            self.tournament_id,
         )
 
 
@@ -83,6 +93,9 @@ def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState
         presets=tuple(tuple(d.cards) for d in payload.deals),
         seats=(None,) * payload.players,
         match=MatchState.start(payload.players, payload.hands, payload.first_dealer, rules),
+        time_per_move=payload.time_per_move.ToNanoseconds() / 1e9,
+        timeouts=(0,) * payload.players,
+        tournament_id=payload.tournament_id,
     )
 
 
@@ -106,6 +119,8 @@ def fold(
         return fold_move(table, version, payload, None)
     if isinstance(payload, ev.HandScored):
         return _scored(table, version, payload)
+    if isinstance(payload, ev.TimedOut):
+        return _timed_out(table, version, payload)
     return _closed(table, version, payload)
 
 
@@ -121,6 +136,7 @@ def _dealt(table: TableState, version: int, payload: ev.HandDealt) -> TableState
         hand=hand,
         deal_number=payload.deal_number,
         hand_done=False,
+        deadline=_deadline(payload),
     )
 
 
@@ -135,7 +151,21 @@ def fold_move(
     if hand is None:
         assert table.hand is not None
         hand = table.variant.apply(table.hand, Move.parse(payload.move_id), check=False)
-    return table.after_move(version, hand)
+    return table.after_move(version, hand, _deadline(payload))
+
+
+def _deadline(payload: ev.MoveMade | ev.HandDealt) -> float | None:
+    return events.seconds(payload.deadline) if payload.HasField("deadline") else None
+
+
+def _timed_out(table: TableState, version: int, payload: ev.TimedOut) -> TableState:
+    hand = table.hand
+    if hand is None or hand.turn != payload.seat or table.status != PLAYING:
+        raise e.ReplayMismatch(table.table_id, version, "timed-out seat")
+    timeouts = list(table.timeouts)
+    if not payload.forfeited:
+        timeouts[payload.seat] += 1
+    return replace(table, version=version, timeouts=tuple(timeouts))
 
 
 def _scored(table: TableState, version: int, payload: ev.HandScored) -> TableState:

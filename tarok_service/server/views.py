@@ -13,7 +13,7 @@ from ..engine.state import HandState
 from ..proto.tarok.v1 import events_pb2 as ev
 from ..proto.tarok.v1 import views_pb2
 from . import codec
-from .events import Payload
+from .events import Payload, timestamp
 from .table import FINISHED, PLAYING, SEATING, TableState
 
 STATUS = {
@@ -49,6 +49,9 @@ def table_view(table: TableState, seat: int | None) -> views_pb2.TableView:
         msg.hand.CopyFrom(codec.hand_view_msg(table.variant, table.deck, table.hand, view))
     if table.last_result is not None:
         msg.last_result.CopyFrom(codec.result_msg(table.last_result))
+    if table.deadline is not None:
+        msg.deadline.CopyFrom(timestamp(table.deadline))
+    msg.options.update({k: codec.option_text(v) for k, v in table.rules.options.items()})
     return msg
 
 

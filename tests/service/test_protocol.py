@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-SERVER_IMPORT = re.compile(r"^\s*(?:from|import)\s+tarok_service\b(?!_)", re.MULTILINE)
+# The pure packages (rules engine, variants, bot brains, tournament maths) may be imported by
+# clients, e.g. to run a built-in bot remotely; the server (and its proto copy) may not.
+PURE = r"(?!\.(?:engine|variants|bots|tournament)\b)"
+SERVER_IMPORT = re.compile(rf"^\s*(?:from|import)\s+tarok_service\b(?!_){PURE}", re.MULTILINE)
 ROOT = Path(__file__).resolve().parents[2]
 
 

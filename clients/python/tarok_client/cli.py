@@ -1,4 +1,4 @@
-"""The `tarok` command: serve, demo, variants, selfplay."""
+"""The `tarok` command: serve, demo, variants, selfplay, tournament, bot."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from . import tournament_cli
 from .local import local_server
 from .sdk import TarokError, connect
 
@@ -29,6 +30,31 @@ def _parser() -> argparse.ArgumentParser:
         "--secret", default=None, help="token signing secret (default: $TAROK_SECRET, else random)"
     )
     serve.add_argument("--heartbeat", type=float, default=10.0, help="watch heartbeat seconds")
+    serve.add_argument(
+        "--metrics-port",
+        type=int,
+        default=0,
+        help="serve Prometheus /metrics on this port (0: disabled; 9464 is customary)",
+    )
+    serve.add_argument("--metrics-host", default="0.0.0.0", help="address of the metrics port")
+    serve.add_argument(
+        "--log-format",
+        choices=("json", "console"),
+        default="console",
+        help="json lines (production) or a readable console format (development)",
+    )
+    serve.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=0.0,
+        help="on SIGTERM, keep serving this long while health reports NOT_SERVING",
+    )
+    serve.add_argument(
+        "--grace-seconds",
+        type=float,
+        default=10.0,
+        help="on SIGTERM, time calls in flight get to finish",
+    )
     demo = sub.add_parser("demo", help="play a table of random bots over gRPC")
     demo.add_argument(
         "--server", default=None, help="host:port of a running server (default: start a local one)"
@@ -43,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     variants.add_argument("--json", action="store_true", help="print a JSON list")
     sub.add_parser("selfplay", help="play bots in-process (see tarok selfplay --help)")
+    tournament_cli.add_parsers(sub)
     return parser
 
 
@@ -58,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "demo":
             return _demo(args)
+        if args.command in ("tournament", "bot"):
+            return tournament_cli.main(args, _target)
         return _variants(args)
     except TarokError as error:
         print(f"tarok: {error}", file=sys.stderr)
@@ -72,13 +101,18 @@ def _serve(args: argparse.Namespace) -> int:
     from tarok_service.server.config import ServerConfig, resolve_secret
     from tarok_service.server.main import configure_logging, serve
 
-    configure_logging()
+    configure_logging(args.log_format)
     config = ServerConfig(
         store_url=args.store,
         host=args.host,
         port=args.port,
         secret=resolve_secret(args.secret),
         heartbeat_seconds=args.heartbeat,
+        metrics_port=args.metrics_port,
+        metrics_host=args.metrics_host,
+        log_format=args.log_format,
+        drain_seconds=args.drain_seconds,
+        grace_seconds=args.grace_seconds,
     )
     asyncio.run(serve(config))
     return 0

@@ -22,12 +22,13 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from tarok_client.proto.tarok.v1 import cards_pb2 as tarok_dot_v1_dot_cards__pb2
 from tarok_client.proto.tarok.v1 import results_pb2 as tarok_dot_v1_dot_results__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15tarok/v1/events.proto\x12\x08tarok.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14tarok/v1/cards.proto\x1a\x16tarok/v1/results.proto\"\x81\x02\n\x0cTableCreated\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x34\n\x07options\x18\x03 \x03(\x0b\x32#.tarok.v1.TableCreated.OptionsEntry\x12\r\n\x05hands\x18\x04 \x01(\x05\x12\x15\n\rrules_version\x18\x05 \x01(\x05\x12\x0e\n\x06preset\x18\x06 \x01(\x08\x12\x1d\n\x05\x64\x65\x61ls\x18\x07 \x03(\x0b\x32\x0e.tarok.v1.Deal\x12\x14\n\x0c\x66irst_dealer\x18\x08 \x01(\x05\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"*\n\x0cPlayerSeated\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\"\x92\x01\n\tHandDealt\x12\x13\n\x0b\x64\x65\x61l_number\x18\x01 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\x05\x12\x0e\n\x06preset\x18\x03 \x01(\x08\x12\r\n\x05order\x18\x04 \x03(\t\x12\"\n\x05hands\x18\x05 \x03(\x0b\x32\x13.tarok.v1.SeatCards\x12\x1d\n\x05talon\x18\x06 \x03(\x0b\x32\x0e.tarok.v1.Card\"r\n\x08MoveMade\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07move_id\x18\x02 \x01(\t\x12\r\n\x05label\x18\x03 \x01(\t\x12(\n\x04time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06hidden\x18\x05 \x01(\x08\"u\n\nHandScored\x12\x13\n\x0b\x64\x65\x61l_number\x18\x01 \x01(\x05\x12$\n\x06result\x18\x02 \x01(\x0b\x32\x14.tarok.v1.HandResult\x12\x0e\n\x06totals\x18\x03 \x03(\x03\x12\x0f\n\x07radelci\x18\x04 \x03(\x05\x12\x0b\n\x03pot\x18\x05 \x01(\x03\"Q\n\x0bTableClosed\x12\x0e\n\x06totals\x18\x01 \x03(\x03\x12\x0f\n\x07radelci\x18\x02 \x03(\x05\x12\x0b\n\x03pot\x18\x03 \x01(\x03\x12\x14\n\x0chands_played\x18\x04 \x01(\x05\"\xdc\x02\n\x05\x45vent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\rtable_created\x18\n \x01(\x0b\x32\x16.tarok.v1.TableCreatedH\x00\x12/\n\rplayer_seated\x18\x0b \x01(\x0b\x32\x16.tarok.v1.PlayerSeatedH\x00\x12)\n\nhand_dealt\x18\x0c \x01(\x0b\x32\x13.tarok.v1.HandDealtH\x00\x12\'\n\tmove_made\x18\r \x01(\x0b\x32\x12.tarok.v1.MoveMadeH\x00\x12+\n\x0bhand_scored\x18\x0e \x01(\x0b\x32\x14.tarok.v1.HandScoredH\x00\x12-\n\x0ctable_closed\x18\x0f \x01(\x0b\x32\x15.tarok.v1.TableClosedH\x00\x42\x06\n\x04\x62ody\"`\n\x08TableLog\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x10\n\x08\x63omplete\x18\x03 \x01(\x08\x12\x1f\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x0f.tarok.v1.Eventb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15tarok/v1/events.proto\x12\x08tarok.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14tarok/v1/cards.proto\x1a\x16tarok/v1/results.proto\"\xca\x02\n\x0cTableCreated\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x34\n\x07options\x18\x03 \x03(\x0b\x32#.tarok.v1.TableCreated.OptionsEntry\x12\r\n\x05hands\x18\x04 \x01(\x05\x12\x15\n\rrules_version\x18\x05 \x01(\x05\x12\x0e\n\x06preset\x18\x06 \x01(\x08\x12\x1d\n\x05\x64\x65\x61ls\x18\x07 \x03(\x0b\x32\x0e.tarok.v1.Deal\x12\x14\n\x0c\x66irst_dealer\x18\x08 \x01(\x05\x12\x30\n\rtime_per_move\x18\t \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x15\n\rtournament_id\x18\n \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"*\n\x0cPlayerSeated\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\"\xc0\x01\n\tHandDealt\x12\x13\n\x0b\x64\x65\x61l_number\x18\x01 \x01(\x05\x12\x0e\n\x06\x64\x65\x61ler\x18\x02 \x01(\x05\x12\x0e\n\x06preset\x18\x03 \x01(\x08\x12\r\n\x05order\x18\x04 \x03(\t\x12\"\n\x05hands\x18\x05 \x03(\x0b\x32\x13.tarok.v1.SeatCards\x12\x1d\n\x05talon\x18\x06 \x03(\x0b\x32\x0e.tarok.v1.Card\x12,\n\x08\x64\x65\x61\x64line\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xa0\x01\n\x08MoveMade\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07move_id\x18\x02 \x01(\t\x12\r\n\x05label\x18\x03 \x01(\t\x12(\n\x04time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06hidden\x18\x05 \x01(\x08\x12,\n\x08\x64\x65\x61\x64line\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"Y\n\x08TimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12,\n\x08\x64\x65\x61\x64line\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tforfeited\x18\x03 \x01(\x08\"u\n\nHandScored\x12\x13\n\x0b\x64\x65\x61l_number\x18\x01 \x01(\x05\x12$\n\x06result\x18\x02 \x01(\x0b\x32\x14.tarok.v1.HandResult\x12\x0e\n\x06totals\x18\x03 \x03(\x03\x12\x0f\n\x07radelci\x18\x04 \x03(\x05\x12\x0b\n\x03pot\x18\x05 \x01(\x03\"Q\n\x0bTableClosed\x12\x0e\n\x06totals\x18\x01 \x03(\x03\x12\x0f\n\x07radelci\x18\x02 \x03(\x05\x12\x0b\n\x03pot\x18\x03 \x01(\x03\x12\x14\n\x0chands_played\x18\x04 \x01(\x05\"\x85\x03\n\x05\x45vent\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\rtable_created\x18\n \x01(\x0b\x32\x16.tarok.v1.TableCreatedH\x00\x12/\n\rplayer_seated\x18\x0b \x01(\x0b\x32\x16.tarok.v1.PlayerSeatedH\x00\x12)\n\nhand_dealt\x18\x0c \x01(\x0b\x32\x13.tarok.v1.HandDealtH\x00\x12\'\n\tmove_made\x18\r \x01(\x0b\x32\x12.tarok.v1.MoveMadeH\x00\x12+\n\x0bhand_scored\x18\x0e \x01(\x0b\x32\x14.tarok.v1.HandScoredH\x00\x12-\n\x0ctable_closed\x18\x0f \x01(\x0b\x32\x15.tarok.v1.TableClosedH\x00\x12\'\n\ttimed_out\x18\x10 \x01(\x0b\x32\x12.tarok.v1.TimedOutH\x00\x42\x06\n\x04\x62ody\"`\n\x08TableLog\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\x12\x10\n\x08\x63omplete\x18\x03 \x01(\x08\x12\x1f\n\x06\x65vents\x18\x04 \x03(\x0b\x32\x0f.tarok.v1.Eventb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,22 +37,24 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_TABLECREATED_OPTIONSENTRY']._loaded_options = None
   _globals['_TABLECREATED_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_TABLECREATED']._serialized_start=115
-  _globals['_TABLECREATED']._serialized_end=372
-  _globals['_TABLECREATED_OPTIONSENTRY']._serialized_start=326
-  _globals['_TABLECREATED_OPTIONSENTRY']._serialized_end=372
-  _globals['_PLAYERSEATED']._serialized_start=374
-  _globals['_PLAYERSEATED']._serialized_end=416
-  _globals['_HANDDEALT']._serialized_start=419
-  _globals['_HANDDEALT']._serialized_end=565
-  _globals['_MOVEMADE']._serialized_start=567
-  _globals['_MOVEMADE']._serialized_end=681
-  _globals['_HANDSCORED']._serialized_start=683
-  _globals['_HANDSCORED']._serialized_end=800
-  _globals['_TABLECLOSED']._serialized_start=802
-  _globals['_TABLECLOSED']._serialized_end=883
-  _globals['_EVENT']._serialized_start=886
-  _globals['_EVENT']._serialized_end=1234
-  _globals['_TABLELOG']._serialized_start=1236
-  _globals['_TABLELOG']._serialized_end=1332
+  _globals['_TABLECREATED']._serialized_start=147
+  _globals['_TABLECREATED']._serialized_end=477
+  _globals['_TABLECREATED_OPTIONSENTRY']._serialized_start=431
+  _globals['_TABLECREATED_OPTIONSENTRY']._serialized_end=477
+  _globals['_PLAYERSEATED']._serialized_start=479
+  _globals['_PLAYERSEATED']._serialized_end=521
+  _globals['_HANDDEALT']._serialized_start=524
+  _globals['_HANDDEALT']._serialized_end=716
+  _globals['_MOVEMADE']._serialized_start=719
+  _globals['_MOVEMADE']._serialized_end=879
+  _globals['_TIMEDOUT']._serialized_start=881
+  _globals['_TIMEDOUT']._serialized_end=970
+  _globals['_HANDSCORED']._serialized_start=972
+  _globals['_HANDSCORED']._serialized_end=1089
+  _globals['_TABLECLOSED']._serialized_start=1091
+  _globals['_TABLECLOSED']._serialized_end=1172
+  _globals['_EVENT']._serialized_start=1175
+  _globals['_EVENT']._serialized_end=1564
+  _globals['_TABLELOG']._serialized_start=1566
+  _globals['_TABLELOG']._serialized_end=1662
 # @@protoc_insertion_point(module_scope)

@@ -5,6 +5,7 @@ isort:skip_file
 
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
@@ -55,6 +56,8 @@ class TableCreated(_message.Message):
     PRESET_FIELD_NUMBER: _builtins.int
     DEALS_FIELD_NUMBER: _builtins.int
     FIRST_DEALER_FIELD_NUMBER: _builtins.int
+    TIME_PER_MOVE_FIELD_NUMBER: _builtins.int
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
     variant: _builtins.str
     players: _builtins.int
     hands: _builtins.int
@@ -63,6 +66,8 @@ class TableCreated(_message.Message):
     preset: _builtins.bool
     """Whether the deals are preset (duplicate play, tests) rather than shuffled."""
     first_dealer: _builtins.int
+    tournament_id: _builtins.str
+    """The tournament this table belongs to (empty for a free table)."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Every option resolved to a value (booleans as "true"/"false")."""
@@ -70,6 +75,10 @@ class TableCreated(_message.Message):
     @_builtins.property
     def deals(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Deal]:
         """The preset deals; hidden until the table has finished."""
+
+    @_builtins.property
+    def time_per_move(self) -> _duration_pb2.Duration:
+        """Time a seat has for each move; unset: no limit (see `deadline` in HandDealt and MoveMade)."""
 
     def __init__(
         self,
@@ -82,10 +91,12 @@ class TableCreated(_message.Message):
         preset: _builtins.bool = ...,
         deals: _abc.Iterable[_cards_pb2.Deal] | None = ...,
         first_dealer: _builtins.int = ...,
+        time_per_move: _duration_pb2.Duration | None = ...,
+        tournament_id: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["time_per_move", b"time_per_move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deals", b"deals", "first_dealer", b"first_dealer", "hands", b"hands", "options", b"options", "players", b"players", "preset", b"preset", "rules_version", b"rules_version", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deals", b"deals", "first_dealer", b"first_dealer", "hands", b"hands", "options", b"options", "players", b"players", "preset", b"preset", "rules_version", b"rules_version", "time_per_move", b"time_per_move", "tournament_id", b"tournament_id", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -127,6 +138,7 @@ class HandDealt(_message.Message):
     ORDER_FIELD_NUMBER: _builtins.int
     HANDS_FIELD_NUMBER: _builtins.int
     TALON_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
     deal_number: _builtins.int
     """1-based deal number (redeals included)."""
     dealer: _builtins.int
@@ -143,6 +155,10 @@ class HandDealt(_message.Message):
     def talon(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]:
         """The talon (exported logs of finished tables only)."""
 
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp:
+        """When the first seat to move must have moved (tables with a time per move)."""
+
     def __init__(
         self,
         *,
@@ -152,10 +168,11 @@ class HandDealt(_message.Message):
         order: _abc.Iterable[_builtins.str] | None = ...,
         hands: _abc.Iterable[_cards_pb2.SeatCards] | None = ...,
         talon: _abc.Iterable[_cards_pb2.Card] | None = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal_number", b"deal_number", "dealer", b"dealer", "hands", b"hands", "order", b"order", "preset", b"preset", "talon", b"talon"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "deal_number", b"deal_number", "dealer", b"dealer", "hands", b"hands", "order", b"order", "preset", b"preset", "talon", b"talon"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -172,6 +189,7 @@ class MoveMade(_message.Message):
     LABEL_FIELD_NUMBER: _builtins.int
     TIME_FIELD_NUMBER: _builtins.int
     HIDDEN_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     move_id: _builtins.str
     """The move id; only the kind when `hidden`."""
@@ -180,6 +198,10 @@ class MoveMade(_message.Message):
     """The move's argument is not visible to this viewer (e.g. a concealed discard)."""
     @_builtins.property
     def time(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp:
+        """When the next seat to move must have moved (tables with a time per move)."""
+
     def __init__(
         self,
         *,
@@ -188,14 +210,46 @@ class MoveMade(_message.Message):
         label: _builtins.str = ...,
         time: _timestamp_pb2.Timestamp | None = ...,
         hidden: _builtins.bool = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["time", b"time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "time", b"time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hidden", b"hidden", "label", b"label", "move_id", b"move_id", "seat", b"seat", "time", b"time"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "hidden", b"hidden", "label", b"label", "move_id", b"move_id", "seat", b"seat", "time", b"time"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___MoveMade: _TypeAlias = MoveMade  # noqa: Y015
+
+@_typing.final
+class TimedOut(_message.Message):
+    """A seat let its deadline pass; the MoveMade that follows is the default move played for it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    FORFEITED_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    forfeited: _builtins.bool
+    """The seat's entrant has forfeited: its moves are played at once, without waiting."""
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp:
+        """The deadline that passed."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+        forfeited: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "forfeited", b"forfeited", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TimedOut: _TypeAlias = TimedOut  # noqa: Y015
 
 @_typing.final
 class HandScored(_message.Message):
@@ -281,6 +335,7 @@ class Event(_message.Message):
     MOVE_MADE_FIELD_NUMBER: _builtins.int
     HAND_SCORED_FIELD_NUMBER: _builtins.int
     TABLE_CLOSED_FIELD_NUMBER: _builtins.int
+    TIMED_OUT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """Sequence number in the table's log (1, 2, 3, ...)."""
     @_builtins.property
@@ -297,6 +352,8 @@ class Event(_message.Message):
     def hand_scored(self) -> Global___HandScored: ...
     @_builtins.property
     def table_closed(self) -> Global___TableClosed: ...
+    @_builtins.property
+    def timed_out(self) -> Global___TimedOut: ...
     def __init__(
         self,
         *,
@@ -308,12 +365,13 @@ class Event(_message.Message):
         move_made: Global___MoveMade | None = ...,
         hand_scored: Global___HandScored | None = ...,
         table_closed: Global___TableClosed | None = ...,
+        timed_out: Global___TimedOut | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_seated", b"player_seated", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_seated", b"player_seated", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "timed_out", b"timed_out"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_seated", b"player_seated", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_seated", b"player_seated", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "timed_out", b"timed_out", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table_created", "player_seated", "hand_dealt", "move_made", "hand_scored", "table_closed"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table_created", "player_seated", "hand_dealt", "move_made", "hand_scored", "table_closed", "timed_out"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 

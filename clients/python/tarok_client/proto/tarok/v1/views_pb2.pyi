@@ -6,6 +6,7 @@ isort:skip_file
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from tarok_client.proto.tarok.v1 import cards_pb2 as _cards_pb2
@@ -72,6 +73,31 @@ class Play(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Play: _TypeAlias = Play  # noqa: Y015
+
+@_typing.final
+class Trick(_message.Message):
+    """A completed trick: the cards in playing order and the seat that won it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYS_FIELD_NUMBER: _builtins.int
+    WINNER_FIELD_NUMBER: _builtins.int
+    winner: _builtins.int
+    @_builtins.property
+    def plays(self) -> _containers.RepeatedCompositeFieldContainer[Global___Play]: ...
+    def __init__(
+        self,
+        *,
+        plays: _abc.Iterable[Global___Play] | None = ...,
+        winner: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["plays", b"plays", "winner", b"winner"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Trick: _TypeAlias = Trick  # noqa: Y015
 
 @_typing.final
 class PublicCards(_message.Message):
@@ -157,6 +183,7 @@ class HandView(_message.Message):
     CALLED_FIELD_NUMBER: _builtins.int
     LEGAL_MOVES_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
+    TRICKS_FIELD_NUMBER: _builtins.int
     phase: _builtins.str
     turn: _builtins.int
     """The seat to move; unset when the hand is over."""
@@ -191,6 +218,10 @@ class HandView(_message.Message):
     def result(self) -> _results_pb2.HandResult:
         """The result once the hand has been scored."""
 
+    @_builtins.property
+    def tricks(self) -> _containers.RepeatedCompositeFieldContainer[Global___Trick]:
+        """Every completed trick of the hand, in order (public)."""
+
     def __init__(
         self,
         *,
@@ -210,10 +241,11 @@ class HandView(_message.Message):
         called: _builtins.str = ...,
         legal_moves: _abc.Iterable[_moves_pb2.LegalMove] | None = ...,
         result: _results_pb2.HandResult | None = ...,
+        tricks: _abc.Iterable[Global___Trick] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_turn", b"_turn", "declarer", b"declarer", "result", b"result", "turn", b"turn"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_turn", b"_turn", "called", b"called", "cards", b"cards", "contract", b"contract", "dealer", b"dealer", "declarer", b"declarer", "facts", b"facts", "hand_sizes", b"hand_sizes", "last_trick", b"last_trick", "legal_moves", b"legal_moves", "partners", b"partners", "phase", b"phase", "public_cards", b"public_cards", "result", b"result", "trick", b"trick", "tricks_won", b"tricks_won", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_turn", b"_turn", "called", b"called", "cards", b"cards", "contract", b"contract", "dealer", b"dealer", "declarer", b"declarer", "facts", b"facts", "hand_sizes", b"hand_sizes", "last_trick", b"last_trick", "legal_moves", b"legal_moves", "partners", b"partners", "phase", b"phase", "public_cards", b"public_cards", "result", b"result", "trick", b"trick", "tricks", b"tricks", "tricks_won", b"tricks_won", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
@@ -259,6 +291,26 @@ class TableView(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class OptionsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     TABLE_ID_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
@@ -274,6 +326,8 @@ class TableView(_message.Message):
     POT_FIELD_NUMBER: _builtins.int
     HAND_FIELD_NUMBER: _builtins.int
     LAST_RESULT_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     version: _builtins.int
     """Number of the last event in the table's log."""
@@ -303,6 +357,14 @@ class TableView(_message.Message):
     def last_result(self) -> _results_pb2.HandResult:
         """The result of the previous hand, if any."""
 
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp:
+        """When the seat to move must have moved; unset when the table has no time per move."""
+
+    @_builtins.property
+    def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The table's options, every one resolved to a value (as in TableCreated)."""
+
     def __init__(
         self,
         *,
@@ -321,10 +383,12 @@ class TableView(_message.Message):
         pot: _builtins.int = ...,
         hand: Global___HandView | None = ...,
         last_result: _results_pb2.HandResult | None = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+        options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "hand", b"hand", "last_result", b"last_result", "seat", b"seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "hand", b"hand", "last_result", b"last_result", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deal_number", b"deal_number", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "players", b"players", "pot", b"pot", "radelci", b"radelci", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_number", b"deal_number", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

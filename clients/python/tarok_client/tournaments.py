@@ -1,0 +1,102 @@
+"""TournamentService from the SDK: create a tournament, follow it, read standings and results.
+
+from tarok_client import connect
+from tarok_client.tournaments import Tournaments
+
+with connect("localhost:50051") as client:
+    tours = Tournaments(client)
+    created = tours.create("slovenian", [("h", "heuristic"), ("r", "random")], deals=10)
+    for info in tours.watch(created.tournament_id):
+        print(info.games_finished, "/", info.games)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import grpc
+
+from .proto.tarok.v1 import tournament_service_pb2 as ts
+from .proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
+from .proto.tarok.v1 import tournaments_pb2 as tm
+from .sdk import Client, TarokError
+
+FINISHED = tm.TOURNAMENT_STATUS_FINISHED
+
+
+class Tournaments:
+    """The tournament calls of one client connection."""
+
+    def __init__(self, client: Client) -> None:
+        self.stub = ts_grpc.TournamentServiceStub(client.channel)
+        self.timeout = client.call.timeout
+
+    def _call(self, method: str, request: Any) -> Any:
+        try:
+            return getattr(self.stub, method)(request, timeout=self.timeout)
+        except grpc.RpcError as error:
+            raise TarokError.from_rpc(error) from None
+
+    def create(
+        self,
+        variant: str,
+        entrants: Sequence[tuple[str, str]],
+        deals: int,
+        players: int = 4,
+        duplicate: bool = False,
+        time_per_move: float = 0.0,
+        seed: int | None = None,
+        options: Mapping[str, str] | None = None,
+        parallel_tables: int = 0,
+        max_timeouts: int = 0,
+        bot_options: Mapping[str, Mapping[str, str]] | None = None,
+    ) -> ts.CreateTournamentResponse:
+        """Create a tournament of (name, bot) entrants; bot "" is a remote entrant (its token
+        is in the answer). `bot_options`: bot name -> options of every entrant with that bot
+        (e.g. {"pimc": {"budget": "0.05"}})."""
+        options_of = bot_options or {}
+        spec = tm.TournamentSpec(
+            variant=variant,
+            players=players,
+            options=dict(options or {}),
+            entrants=[
+                tm.Entrant(name=n, bot=b, bot_options=options_of.get(b, {}) if b else {})
+                for n, b in entrants
+            ],
+            deals=deals,
+            duplicate=duplicate,
+            max_timeouts=max_timeouts,
+            parallel_tables=parallel_tables,
+        )
+        if time_per_move:
+            spec.time_per_move.FromNanoseconds(int(time_per_move * 1e9))
+        request = ts.CreateTournamentRequest(spec=spec, seed=seed)
+        response: ts.CreateTournamentResponse = self._call("CreateTournament", request)
+        return response
+
+    def get(self, tournament_id: str, with_games: bool = False) -> tm.TournamentInfo:
+        request = ts.GetTournamentRequest(tournament_id=tournament_id, with_games=with_games)
+        response: ts.GetTournamentResponse = self._call("GetTournament", request)
+        return response.tournament
+
+    def watch(self, tournament_id: str) -> Iterator[tm.TournamentInfo]:
+        """Progress after every change, until the tournament has finished."""
+        request = ts.WatchTournamentRequest(tournament_id=tournament_id)
+        try:
+            for item in self.stub.WatchTournament(request):
+                yield item.tournament
+        except grpc.RpcError as error:
+            raise TarokError.from_rpc(error) from None
+
+    def export(self, tournament_id: str) -> str:
+        """The results as JSON (standings, every table id with a token for its log)."""
+        request = ts.ExportTournamentRequest(tournament_id=tournament_id)
+        response: ts.ExportTournamentResponse = self._call("ExportTournament", request)
+        return response.json
+
+    def ratings(self, variant: str) -> list[tm.Rating]:
+        response: ts.GetRatingsResponse = self._call(
+            "GetRatings", ts.GetRatingsRequest(variant=variant)
+        )
+        return list(response.ratings)

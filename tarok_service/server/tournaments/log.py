@@ -1,0 +1,207 @@
+"""Tournament logs in the event store: the events, the state folded from them, and appends.
+
+A tournament is a log like a table's (key `(id, seq)`), so every replica rebuilds it from the
+store. Two more logs are shared by all tournaments: the registry of running tournaments
+(`REGISTRY`), which every replica's supervisor follows, and one ratings log per variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from google.protobuf.message import Message
+
+from ...proto.tarok.v1 import tournaments_pb2 as tm
+from ...store import NewEvent, StoredEvent, VersionConflict
+from ...tournament import Game, GameRecord, schedule
+from .. import errors as e
+from ..context import Context
+
+REGISTRY = "tournaments"
+TOURNAMENT_NOT_FOUND = "TOURNAMENT_NOT_FOUND"
+APPEND_RETRIES = 16
+
+Body = (
+    tm.TournamentCreated
+    | tm.GameStarted
+    | tm.GameFinished
+    | tm.EntrantForfeited
+    | tm.TournamentFinished
+    | tm.TournamentListed
+    | tm.TournamentEnded
+    | tm.RatingsRecorded
+)
+CLASSES: dict[str, type[Message]] = {
+    cls.DESCRIPTOR.name: cls
+    for cls in (
+        tm.TournamentCreated,
+        tm.GameStarted,
+        tm.GameFinished,
+        tm.EntrantForfeited,
+        tm.TournamentFinished,
+        tm.TournamentListed,
+        tm.TournamentEnded,
+        tm.RatingsRecorded,
+    )
+}
+
+
+def ratings_log(variant: str) -> str:
+    return f"ratings.{variant}"
+
+
+def encode(bodies: Sequence[Body]) -> list[NewEvent]:
+    return [NewEvent(b.DESCRIPTOR.name, b.SerializeToString()) for b in bodies]
+
+
+def decode(stored: StoredEvent) -> Body:
+    cls = CLASSES.get(stored.type)
+    if cls is None:
+        raise ValueError(f"unknown tournament event {stored.type!r} at {stored.table_id}")
+    body = cls.FromString(stored.payload)
+    assert isinstance(body, Body)
+    return body
+
+
+def not_found(tournament_id: str) -> e.ServiceError:
+    return e.ServiceError(
+        e.NOT_FOUND,
+        TOURNAMENT_NOT_FOUND,
+        f"no tournament {tournament_id!r}",
+        {"tournament_id": tournament_id},
+    )
+
+
+@dataclass
+class TournamentState:
+    """A tournament at `version` (a per-replica cache value, never the truth)."""
+
+    tournament_id: str
+    version: int
+    spec: tm.TournamentSpec
+    seed: int
+    games: list[Game]
+    started: dict[int, str] = field(default_factory=dict)  # game -> table id
+    results: dict[int, tm.GameResult] = field(default_factory=dict)
+    forfeited: set[int] = field(default_factory=set)
+    finished: bool = False
+
+    @property
+    def names(self) -> list[str]:
+        return [x.name for x in self.spec.entrants]
+
+    def in_progress(self) -> list[int]:
+        return sorted(g for g in self.started if g not in self.results)
+
+    def unstarted(self) -> list[int]:
+        return [g.index for g in self.games if g.index not in self.started]
+
+    def records(self) -> list[GameRecord]:
+        """The finished games, for the standings."""
+        return [record(self.games[g], r) for g, r in sorted(self.results.items())]
+
+    def apply(self, seq: int, body: Body) -> None:
+        """Fold one event (events at or before `version` are ignored)."""
+        if seq <= self.version:
+            return
+        self.version = seq
+        if isinstance(body, tm.GameStarted):
+            self.started[body.game] = body.table_id
+        elif isinstance(body, tm.GameFinished):
+            self.results[body.game] = body.result
+        elif isinstance(body, tm.EntrantForfeited):
+            self.forfeited.add(body.entrant)
+        elif isinstance(body, tm.TournamentFinished):
+            self.finished = True
+
+
+def record(game: Game, result: tm.GameResult) -> GameRecord:
+    return GameRecord(
+        game=game.index,
+        deal=game.deal,
+        seating=game.seating,
+        scores=tuple(result.scores),
+        team=tuple(result.team),
+        declarer=result.declarer if result.HasField("declarer") else None,
+        won=result.won if result.HasField("won") else None,
+        timeouts=tuple(result.timeouts),
+    )
+
+
+def created_state(tournament_id: str, seq: int, body: tm.TournamentCreated) -> TournamentState:
+    spec = body.spec
+    games = schedule(len(spec.entrants), spec.players, spec.deals, spec.duplicate)
+    return TournamentState(tournament_id, seq, spec, body.seed, games)
+
+
+class TournamentLogs:
+    """Tournament id -> TournamentState, refreshed by reading only newer events."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._states: dict[str, TournamentState] = {}
+
+    async def load(self, tournament_id: str) -> TournamentState:
+        """The tournament at the store's latest version; NOT_FOUND when it has no log."""
+        known = self._states.get(tournament_id)
+        stored = await self.ctx.store.read(tournament_id, known.version if known else 0)
+        state = self._states.get(tournament_id)  # another call may have loaded it meanwhile
+        for item in stored:
+            body = decode(item)
+            if state is None:
+                if not isinstance(body, tm.TournamentCreated):
+                    raise not_found(tournament_id)
+                state = self._states[tournament_id] = created_state(tournament_id, item.seq, body)
+            else:
+                state.apply(item.seq, body)
+        if state is None:
+            raise not_found(tournament_id)
+        return state
+
+    def peek(self, tournament_id: str) -> TournamentState | None:
+        """The cached state, if any (possibly stale)."""
+        return self._states.get(tournament_id)
+
+    def forget(self, tournament_id: str) -> None:
+        self._states.pop(tournament_id, None)
+
+
+async def append_once(
+    ctx: Context, log_id: str, make: Callable[[list[Body]], Sequence[Body]]
+) -> bool:
+    """Append `make(log)` at the end of a log (nothing when it returns no events, say because
+    they are there already); True when this call appended (retried if another was first)."""
+    for _ in range(APPEND_RETRIES):
+        stored = await ctx.store.read(log_id, 0)
+        bodies = make([decode(s) for s in stored])
+        if not bodies:
+            return False
+        version = stored[-1].seq if stored else 0
+        try:
+            await ctx.store.append(log_id, version, encode(bodies), ctx.clock())
+            return True
+        except VersionConflict:
+            continue
+    raise e.ServiceError(e.ABORTED, e.CONTENTION, f"log {log_id} is too busy: try again")
+
+
+async def running(ctx: Context, after: int, known: set[str]) -> int:
+    """Fold registry events after `after` into `known` (running ids); the registry version."""
+    stored = await ctx.store.read(REGISTRY, after)
+    for item in stored:
+        body = decode(item)
+        if isinstance(body, tm.TournamentListed):
+            known.add(body.tournament_id)
+        elif isinstance(body, tm.TournamentEnded):
+            known.discard(body.tournament_id)
+    return stored[-1].seq if stored else after
+
+
+async def is_finished(ctx: Context, tournament_id: str) -> bool:
+    """Whether the tournament's log ends with TournamentFinished."""
+    version = await ctx.store.version(tournament_id)
+    if version == 0:
+        return True  # no such tournament: nothing to keep sealed
+    last = await ctx.store.read(tournament_id, version - 1, 1)
+    return bool(last) and last[0].type == tm.TournamentFinished.DESCRIPTOR.name

@@ -1,0 +1,91 @@
+"""Validating a tournament's spec: INVALID_ARGUMENT naming the offending field."""
+
+from __future__ import annotations
+
+from ...bots import BOT_NAMES
+from ...engine.options import OptionError
+from ...engine.variant import find_variant
+from ...proto.tarok.v1 import tournaments_pb2 as tm
+from ...tournament import schedule
+from ...tournament.brains import entrant_bot
+from .. import errors as e
+
+MAX_NAME = 40
+MAX_ENTRANTS = 64
+MAX_DEALS = 10_000
+MAX_GAMES = 100_000
+MAX_SECONDS_PER_MOVE = 3600
+MAX_PARALLEL = 256
+
+
+def validated(spec: tm.TournamentSpec) -> tm.TournamentSpec:
+    """A copy of `spec` with options resolved and entrant names filled in, or an error."""
+    out = tm.TournamentSpec()
+    out.CopyFrom(spec)
+    _variant_and_options(out)
+    _entrants(out)
+    if not 1 <= out.deals <= MAX_DEALS:
+        raise e.invalid("spec.deals", f"deals must be in 1..{MAX_DEALS}")
+    seconds = out.time_per_move.ToNanoseconds() / 1e9
+    if not 0 <= seconds <= MAX_SECONDS_PER_MOVE:
+        raise e.invalid(
+            "spec.time_per_move", f"time_per_move must be in 0..{MAX_SECONDS_PER_MOVE} s"
+        )
+    if out.max_timeouts < 0:
+        raise e.invalid("spec.max_timeouts", "max_timeouts must be >= 0")
+    if not 0 <= out.parallel_tables <= MAX_PARALLEL:
+        raise e.invalid("spec.parallel_tables", f"parallel_tables must be in 0..{MAX_PARALLEL}")
+    games = len(schedule(len(out.entrants), out.players, out.deals, out.duplicate))
+    if games > MAX_GAMES:
+        raise e.invalid("spec.deals", f"{games} tables is more than {MAX_GAMES}")
+    return out
+
+
+def _variant_and_options(spec: tm.TournamentSpec) -> None:
+    try:
+        variant = find_variant(spec.variant)
+    except KeyError as err:
+        raise e.invalid("spec.variant", str(err.args[0]), e.UNKNOWN_VARIANT) from None
+    try:
+        rules = variant.make_rules(spec.players, dict(spec.options))
+    except OptionError as err:
+        if err.field == "players":
+            raise e.invalid("spec.players", str(err), e.BAD_PLAYER_COUNT) from None
+        raise e.invalid(f"spec.options.{err.field}", str(err), e.BAD_OPTION) from None
+    spec.options.clear()
+    spec.options.update({k: _text(v) for k, v in rules.options.items()})
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _entrants(spec: tm.TournamentSpec) -> None:
+    if not 1 <= len(spec.entrants) <= MAX_ENTRANTS:
+        raise e.invalid("spec.entrants", f"give 1 to {MAX_ENTRANTS} entrants")
+    names: set[str] = set()
+    for i, entrant in enumerate(spec.entrants):
+        field = f"spec.entrants[{i}]"
+        if entrant.bot and entrant.bot not in BOT_NAMES:
+            raise e.invalid(f"{field}.bot", f"unknown bot {entrant.bot!r}; known: {BOT_NAMES}")
+        _bot_options(entrant, field)
+        entrant.name = entrant.name.strip() or f"{entrant.bot or 'remote'}-{i + 1}"
+        if len(entrant.name) > MAX_NAME:
+            raise e.invalid(f"{field}.name", f"name is longer than {MAX_NAME} characters")
+        if entrant.name in names:
+            raise e.invalid(f"{field}.name", f"two entrants are called {entrant.name!r}")
+        names.add(entrant.name)
+
+
+def _bot_options(entrant: tm.Entrant, field: str) -> None:
+    """Options only for built-in bots, and only ones the bot takes."""
+    if not entrant.bot_options:
+        return
+    if not entrant.bot:
+        raise e.invalid(f"{field}.bot_options", "a remote entrant has no bot options")
+    try:
+        entrant_bot(entrant.bot, entrant.bot_options)
+    except (TypeError, ValueError) as err:
+        raise e.invalid(f"{field}.bot_options", f"bad options for {entrant.bot}: {err}") from None

@@ -1,0 +1,47 @@
+"""Helpers for the tournament tests: reading table logs the way any client can."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+from tarok_client import connect
+from tarok_client.proto.tarok.v1 import events_pb2
+from tarok_client.proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_client.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+from tarok_client.runner import BotRunner
+from tarok_client.tournaments import FINISHED, Tournaments
+
+
+def table_log(target: str, token: str) -> events_pb2.TableLog:
+    with connect(target) as client:
+        stub = svc_grpc.TarokServiceStub(client.channel)
+        request = svc.GetTableLogRequest(token=token, format=svc.LOG_FORMAT_PROTO)
+        return stub.GetTableLog(request).log
+
+
+def last_totals(log: events_pb2.TableLog) -> list[int]:
+    """The running totals of the log's last HandScored."""
+    scored = [e.hand_scored for e in log.events if e.WhichOneof("body") == "hand_scored"]
+    return list(scored[-1].totals)
+
+
+def wait_finished(target: str, tournament_id: str, timeout: float = 45.0) -> dict[str, Any]:
+    """Follow the tournament to its end; its export (JSON) as a dict."""
+    deadline = time.monotonic() + timeout
+    with connect(target) as client:
+        tours = Tournaments(client)
+        for info in tours.watch(tournament_id):
+            if info.status == FINISHED:
+                break
+            assert time.monotonic() < deadline, "tournament did not finish in time"
+        doc: dict[str, Any] = json.loads(tours.export(tournament_id))
+        return doc
+
+
+def start_runner(runner: BotRunner) -> threading.Thread:
+    thread = threading.Thread(target=runner.run, daemon=True)
+    thread.start()
+    return thread
