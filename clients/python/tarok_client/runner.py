@@ -29,7 +29,12 @@ from .proto.tarok.v1 import views_pb2
 from .sdk import TarokError
 
 log = logging.getLogger("tarok.bot")
-RECONNECT = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+# A server going away cancels or fails the calls in flight: reconnect and retry (same request id).
+RECONNECT = (
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+    grpc.StatusCode.CANCELLED,
+)
 LATE = ("STALE_VERSION", "NOT_YOUR_TURN", "TABLE_FINISHED", "CONTENTION")
 CHANNEL_OPTIONS = [
     ("grpc.keepalive_time_ms", 10_000),
