@@ -35,6 +35,9 @@ def play_table(
         if reply.HasField("result"):
             deal += 1
             print(hand_line(deal, reply.result, names), file=out)
+            for line in breakdown(reply.result, names):
+                print(f"    {line}", file=out)
+            print(f"    running: {standing(seats[0].view(), names)}", file=out)
         turn = reply.turn if reply.HasField("turn") and reply.status != FINISHED else None
     elapsed = time.perf_counter() - started
     final = seats[0].view()
@@ -58,8 +61,26 @@ def hand_line(deal: int, result: results_pb2.HandResult, names: Sequence[str]) -
     return f"deal {deal}: {result.contract}, {who}; scores {scores}"
 
 
+def breakdown(result: results_pb2.HandResult, names: Sequence[str]) -> list[str]:
+    """The hand's score lines: item, points, and whose (the declarer side when unnamed)."""
+    out = []
+    for line in result.lines:
+        whose = f" ({', '.join(names[s] for s in line.seats)})" if line.seats else ""
+        out.append(f"{line.item} {line.points:+d}{whose}")
+    if len(result.side_points) == 2:
+        out.append(f"card points {result.side_points[0]} : {result.side_points[1]}")
+    return out
+
+
+def standing(view: views_pb2.TableView, names: Sequence[str]) -> str:
+    """Running totals, with radelci and the table pot (Czech zid) when the game has them."""
+    text = " ".join(f"{names[i]} {t:+d}" for i, t in enumerate(view.totals))
+    if any(view.radelci):
+        text += "; radelci " + " ".join(str(r) for r in view.radelci)
+    if view.pot or view.variant == "taroky":
+        text += f"; zid {view.pot}"
+    return text
+
+
 def print_totals(view: views_pb2.TableView, names: Sequence[str], out: TextIO) -> None:
-    totals = " ".join(f"{names[i]} {t:+d}" for i, t in enumerate(view.totals))
-    radelci = " ".join(str(r) for r in view.radelci)
-    print(f"final totals after {view.hands_played} hand(s): {totals}", file=out)
-    print(f"uncrossed radelci: {radelci}", file=out)
+    print(f"final totals after {view.hands_played} hand(s): {standing(view, names)}", file=out)
