@@ -23,10 +23,20 @@ from ..engine.view import View
 from .heuristic import HeuristicBot
 from .play import choose_card
 from .sampling import Sampler
+from .sampling_bolognese import BologneseSampler
+from .sampling_double_tarok import DoubleTarokSampler
 from .sampling_slovenian import SlovenianSampler
+from .sampling_taroky import TarokySampler
+from .sampling_zwanzigerrufen import ZwanzigerSampler
 from .situation import Situation, friends_in_team, situation_from_view
 
-SAMPLERS: dict[str, Sampler] = {"slovenian": SlovenianSampler()}
+SAMPLERS: dict[str, Sampler] = {
+    "slovenian": SlovenianSampler(),
+    "zwanzigerrufen": ZwanzigerSampler(),
+    "tarocco_bolognese": BologneseSampler(),
+    "double_tarok": DoubleTarokSampler(),
+    "taroky": TarokySampler(),
+}
 
 
 def utility(result: HandResult, seat: int) -> float:

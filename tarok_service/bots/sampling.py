@@ -8,18 +8,22 @@ what the play so far has revealed (voids, announced cards, a known partner).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Protocol
 
 from ..engine.cards import Card
+from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.state import HandState
+from ..engine.variant import Variant
 from ..engine.view import View
+from .situation import completed_tricks
 
 TALON_SLOT = -1  # the hidden talon cards
 DISCARD_SLOT = -2  # the declarer's discards this seat did not see
 
 Allowed = Callable[[Card, int], bool]
+Check = Callable[[dict[int, list[Card]]], bool]
 
 
 class Sampler(Protocol):
@@ -76,3 +80,113 @@ def _attempt(
         out[slot].append(card)
         left[slot] -= 1
     return out
+
+
+def deal_checked(
+    cards: Sequence[Card],
+    capacity: Mapping[int, int],
+    allowed: Allowed,
+    check: Check,
+    rng: random.Random,
+    attempts: int = 8,
+) -> dict[int, list[Card]] | None:
+    """`deal_constrained` drawn again until the deal passes `check`, a condition on whole hands
+    that no single card's slot can express (a declared hand's combinations, a bid's suit count);
+    None when no deal is found or `attempts` deals all fail the check."""
+    for _ in range(attempts):
+        dealt = deal_constrained(cards, capacity, allowed, rng)
+        if dealt is None:
+            return None
+        if check(dealt):
+            return dealt
+    return None
+
+
+# --- helpers shared by the samplers of several rule sets ---------------------------------------
+
+Must = tuple[int, tuple[Card, ...]]  # a seat known to hold at least one of these cards
+
+
+def played_by_seat(view: View) -> dict[int, list[Card]]:
+    """The cards each seat has played this hand (completed tricks, then the current one)."""
+    played: dict[int, list[Card]] = {s: [] for s in range(len(view.hand_sizes))}
+    for plays in (*completed_tricks(view), view.trick):
+        for seat, card in plays:
+            played[seat].append(card)
+    return played
+
+
+def first_leader(view: View) -> int | None:
+    """The seat that led the first trick (the seat to move when no card has been played)."""
+    if view.tricks:
+        return view.tricks[0].leader
+    return view.trick[0][0] if view.trick else view.turn
+
+
+def replay(variant: Variant, view: View, start: HandState) -> HandState | None:
+    """Play the cards the view shows from the state as trick play began; None when the
+    result does not match the view (a seat out of turn, a finished hand, another turn)."""
+    codes = variant.deck(start.rules).codes
+    state = start
+    for plays in (*completed_tricks(view), view.trick):
+        for seat, card in plays:
+            if state.turn != seat or state.finished:
+                return None
+            state = variant.apply(state, Move("play", codes[card]), check=False)
+    if state.turn != view.turn or state.finished:
+        return None
+    return state
+
+
+def choose_holders(
+    musts: Sequence[Must],
+    holding: Mapping[int, Collection[Card]],
+    free: Collection[Card],
+    allowed: Allowed,
+    rng: random.Random,
+) -> dict[Card, int]:
+    """Pins (card -> seat) meeting each "seat holds one of these cards" fact not met by the
+    cards `holding` shows: one of the `free` (still unplaced) cards the seat may hold, chosen
+    at random. A fact no free card can meet is left out (the deal is then loosened)."""
+    pins: dict[Card, int] = {}
+    for seat, options in musts:
+        if any(c in holding.get(seat, ()) or pins.get(c) == seat for c in options):
+            continue
+        candidates = [c for c in options if c in free and c not in pins and allowed(c, seat)]
+        if candidates:
+            pins[rng.choice(candidates)] = seat
+    return pins
+
+
+def repair(
+    dealt: dict[int, list[Card]],
+    allowed: Allowed,
+    cost: Callable[[int, Sequence[Card]], int],
+    rng: random.Random,
+    steps: int = 600,
+) -> int:
+    """Swap cards between the slots of a deal (each card staying where `allowed`) to bring
+    the total of `cost(slot, cards)` down to zero, accepting swaps that do not raise it; the
+    cost left (0: every slot is satisfied). Facts about whole hands, such as a declared
+    number of taroks, are met this way."""
+    costs = {s: cost(s, cards) for s, cards in dealt.items()}
+    slots = [s for s, cards in dealt.items() if cards]
+    for _ in range(steps):
+        bad = [s for s in slots if costs[s]]
+        if not bad:
+            return 0
+        a = rng.choice(bad)
+        b = rng.choice(slots)
+        if a == b:
+            continue
+        i, j = rng.randrange(len(dealt[a])), rng.randrange(len(dealt[b]))
+        x, y = dealt[a][i], dealt[b][j]
+        if not (allowed(x, b) and allowed(y, a)):
+            continue
+        dealt[a][i], dealt[b][j] = y, x
+        new_a, new_b = cost(a, dealt[a]), cost(b, dealt[b])
+        if new_a + new_b <= costs[a] + costs[b]:
+            costs[a], costs[b] = new_a, new_b
+        else:
+            dealt[a][i], dealt[b][j] = x, y
+    return sum(costs.values())

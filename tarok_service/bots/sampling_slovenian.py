@@ -126,9 +126,13 @@ class SlovenianSampler:
     def _allowed(self, view: View, deck: Deck, known: Known, voids: dict[int, set[str]]) -> Allowed:
         called = set(called_cards(view, deck))
         picked = set(known.picked)
+        # an opponent's kontra on the game, or any re/mort by a seat not shown as a partner
+        # (a partner's re/mort would have shown him): such a seat holds no called card
         against = {
-            f.seat for f in view.facts if f.kind == "kontra" and f.value == "game" and f.level % 2
-        }
+            f.seat
+            for f in view.facts
+            if f.kind == "kontra" and ((f.value == "game" and f.level % 2) or f.level % 2 == 0)
+        } - {view.declarer, *view.partners}
 
         def allowed(card: Card, slot: int) -> bool:
             if slot == DISCARD_SLOT:
