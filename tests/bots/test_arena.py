@@ -33,8 +33,10 @@ def test_three_players_and_factories() -> None:
 
 def test_other_variants_and_time_limit() -> None:
     for variant, players in (("taroky", 4), ("zwanzigerrufen", 4), ("double_tarok", 6)):
-        stats = duel(variant, players, "heuristic", "random", deals=50, seed=1, seconds=0.2)
-        assert 1 <= stats.deals < 50
+        stats = duel(variant, players, "heuristic", "random", deals=3, seed=1)
+        assert stats.deals == 3 and len(stats.diffs) == 3
+        stopped = duel(variant, players, "heuristic", "random", deals=50, seed=1, seconds=0.0)
+        assert stopped.deals == 0  # the time limit is checked before every deal
 
 
 def test_command_line(capsys: object) -> None:
