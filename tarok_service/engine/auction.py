@@ -27,13 +27,15 @@ class Auction:
 
     def priority(self, seat: int) -> int:
         """0 for forehand (highest), players-1 for the dealer."""
-        return (seat - self.forehand) % self.players
+        return (seat - self.forehand) % len(self.bids)
 
     def high(self) -> tuple[int, int | None]:
         """(highest bid, its seat), preferring the seat with higher priority on equal bids."""
         best, seat = PASSED, None
-        for s in sorted(range(self.players), key=self.priority):
-            bid = self.bids[s]
+        bids, n = self.bids, len(self.bids)
+        for k in range(n):  # seats in priority order, forehand first
+            s = (self.forehand + k) % n
+            bid = bids[s]
             if bid is not None and bid > best:
                 best, seat = bid, s
         return best, seat
@@ -48,12 +50,10 @@ class Auction:
         result: list[int] = [] if last else [PASSED]
         if last and seat == self.forehand and self.bids[seat] is None:
             result += sorted(forehand_only)
-        for c in open_bids:
-            if c in forehand_only:
-                continue
-            holding = best_seat is not None and self.priority(seat) <= self.priority(best_seat)
-            if c > best or (c == best and holding):
-                result.append(c)
+        holding = best_seat is not None and self.priority(seat) <= self.priority(best_seat)
+        result += [
+            c for c in open_bids if c not in forehand_only and (c > best or (c == best and holding))
+        ]
         return result
 
     def bid(self, seat: int, contract: int) -> Auction:

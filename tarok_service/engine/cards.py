@@ -86,8 +86,10 @@ class Deck:
         return self.by_code[code]
 
     def sort(self, cards: Iterable[Card]) -> tuple[Card, ...]:
-        """Cards in deck order (taroks first, then suits), as hands are shown."""
-        return tuple(sorted(cards, key=self.index.__getitem__))
+        """Cards in deck order (taroks first, then suits), as hands are shown. The cards are
+        the deck's own (equal) objects, so that later searches match them by identity."""
+        own = self.cards
+        return tuple([own[i] for i in sorted(map(self.index.__getitem__, cards))])
 
     def total_points(self, cards: Iterable[Card]) -> int:
         return sum(self.points[c] for c in cards)

@@ -66,6 +66,19 @@ class Move:
         return self.id
 
 
+_SHARED: dict[tuple[str, str], Move] = {}
+
+
+def shared_move(kind: str, value: str = "") -> Move:
+    """`Move(kind, value)`, one object per distinct move (moves are immutable): legal-move
+    lists are built many times over from the same few moves."""
+    key = (kind, value)
+    found = _SHARED.get(key)
+    if found is None:
+        found = _SHARED[key] = Move(kind, value)
+    return found
+
+
 class IllegalMove(ValueError):
     """A move the rules do not allow now; `reason` is a stable machine-readable code."""
 

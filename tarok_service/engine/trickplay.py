@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import tricks as t
@@ -11,19 +12,31 @@ from .state import SCORED, TRICKS, HandState, Trick, evolve, replace_at, without
 
 PLAY = "play"
 
+_PLAY_MOVES: dict[int, tuple[Deck, dict[Card, Move]]] = {}
+
+
+def play_moves(deck: Deck) -> dict[Card, Move]:
+    """The `play:<code>` move of every card of the deck (moves are immutable: shared)."""
+    found = _PLAY_MOVES.get(id(deck))
+    if found is None or found[0] is not deck:
+        found = _PLAY_MOVES[id(deck)] = (deck, {c: Move(PLAY, deck.codes[c]) for c in deck.cards})
+    return found[1]
+
 
 class TrickPlay:
-    """Mixin giving a Variant `legal_tricks` / `apply_tricks`.
+    """Mixin giving a Variant `legal_tricks` / `apply_tricks` (and the fast `is_legal_tricks`
+    and `replay_tricks` the Variant base uses when present).
 
-    Hooks a variant may override: `trick_rules`, `held_cards`, `lead_filter`, `after_trick`,
-    `hand_over`. The variant must provide `deck(rules)`.
+    Hooks a variant may override: `trick_rules`, `held_cards`, `after_trick`, `hand_over`,
+    `finish_play`. The variant must provide `deck(rules)`. `trick_rules` must
+    depend only on what is fixed during play (the contract), not on the cards in play.
     """
 
     def deck(self, rules: Any) -> Deck:
         raise NotImplementedError
 
     def trick_rules(self, state: HandState) -> t.TrickRules:
-        return t.TrickRules()
+        return _DEFAULT_RULES
 
     def held_cards(self, state: HandState, seat: int) -> tuple[Card, ...]:
         """Cards the seat must keep for the last trick while it has another legal card."""
@@ -37,8 +50,23 @@ class TrickPlay:
 
     def legal_tricks(self, state: HandState) -> list[Move]:
         assert state.turn is not None
-        codes = self.deck(state.rules).codes
-        return [Move(PLAY, codes[c]) for c in self.playable(state, state.turn)]
+        moves = play_moves(self.deck(state.rules))
+        return [moves[c] for c in self.playable(state, state.turn)]
+
+    def is_legal_tricks(self, state: HandState, move: Move) -> bool:
+        """`move in legal_tricks(state)`, without building the moves."""
+        assert state.turn is not None
+        if move.__class__ is not Move or move.kind != PLAY:
+            return False
+        card = self.deck(state.rules).by_code.get(move.value)
+        if card is None:
+            return False
+        seat = state.turn
+        if type(self).playable is not TrickPlay.playable:  # a rule set of its own
+            return t.member(card, self.playable(state, seat))
+        trick = [c for _, c in state.trick]
+        rules, held = self.trick_rules(state), self.held_cards(state, seat)
+        return t.is_legal_play(state.hands[seat], trick, card, rules, held)
 
     def explain_tricks(self, state: HandState, move: Move) -> str:
         assert state.turn is not None
@@ -50,21 +78,71 @@ class TrickPlay:
         return t.explain(state.hands[state.turn], trick, card, self.trick_rules(state))
 
     def apply_tricks(self, state: HandState, move: Move) -> HandState:
-        assert state.turn is not None
         seat = state.turn
-        card = self.deck(state.rules).card(move.value)
+        assert seat is not None
+        card = self.deck(state.rules).by_code[move.value]
         hands = replace_at(state.hands, seat, without(state.hands[seat], card))
         plays = (*state.trick, (seat, card))
-        if len(plays) < state.players:
-            return evolve(state, hands=hands, trick=plays, turn=state.next_seat(seat))
-        won = t.winner(plays, self.trick_rules(state))
+        players = state.rules.players
+        if len(plays) < players:
+            return evolve(state, hands=hands, trick=plays, turn=(seat + 1) % players)
+        return self.complete_trick(state, hands, plays, self.trick_rules(state))
+
+    def complete_trick(
+        self,
+        state: HandState,
+        hands: tuple[tuple[Card, ...], ...],
+        plays: tuple[tuple[int, Card], ...],
+        rules: t.TrickRules,
+    ) -> HandState:
+        """The state after the last card of a trick, from a state of that trick (only its piles
+        and tricks are read) and the `hands` and `plays` after its last card. `after_trick` and
+        `hand_over` meet the hand with the trick added and the turn at its winner."""
+        cards = [c for _, c in plays]
+        won = plays[t.winning_index(cards, rules)][0]
         trick = Trick(plays, won)
-        piles = replace_at(state.piles, won, state.piles[won] + trick.cards)
-        after = evolve(state, hands=hands, trick=(), tricks=(*state.tricks, trick), piles=piles)
+        piles = replace_at(state.piles, won, (*state.piles[won], *cards))
+        tricks = (*state.tricks, trick)
+        after = evolve(state, hands=hands, trick=(), tricks=tricks, piles=piles, turn=won)
         after = self.after_trick(after, trick)
         if self.hand_over(after):
-            return evolve(after, phase=SCORED, turn=None)
-        return evolve(after, turn=won)
+            return self.finish_play(after)
+        return after if after.turn == won else evolve(after, turn=won)
+
+    def replay_tricks(
+        self, state: HandState, moves: Sequence[Move], start: int
+    ) -> tuple[HandState, int]:
+        """Apply validated card plays from `moves[start]` on, as long as play goes on: the state
+        equals folding `apply_tricks` over them, and the index of the first move not applied."""
+        if type(self).apply_tricks is not TrickPlay.apply_tricks:  # a rule set of its own
+            return self.apply_tricks(state, moves[start]), start + 1
+        by_code = self.deck(state.rules).by_code
+        players = state.rules.players
+        rules = self.trick_rules(state)
+        hands = _by_id(state.hands)
+        plays = list(state.trick)
+        seat, i, total = state.turn, start, len(moves)
+        assert seat is not None
+        while i < total:
+            card = by_code[moves[i].value]
+            if hands[seat].pop(id(card), None) is None:  # an equal card, not the deck's own
+                hands[seat] = _by_id([without(tuple(hands[seat].values()), card)])[0]
+            plays.append((seat, card))
+            i += 1
+            if len(plays) < players:
+                seat = (seat + 1) % players
+                continue
+            after = tuple([tuple(h.values()) for h in hands])
+            state = self.complete_trick(state, after, tuple(plays), rules)
+            if state.phase != TRICKS or state.turn is None:
+                return state, i
+            if state.hands is not after:  # a hook changed the hands
+                hands = _by_id(state.hands)
+            plays, seat = [], state.turn
+        if len(plays) != len(state.trick):  # stopped inside a trick
+            after = tuple([tuple(h.values()) for h in hands])
+            state = evolve(state, hands=after, trick=tuple(plays), turn=seat)
+        return state, i
 
     def after_trick(self, state: HandState, trick: Trick) -> HandState:
         """Side effects of a completed trick (talon cards to the winner, captures ...)."""
@@ -74,6 +152,19 @@ class TrickPlay:
         """Whether play ends now (all cards played, or an early end)."""
         return not any(state.hands)
 
+    def finish_play(self, state: HandState) -> HandState:
+        """The state once play has ended (after the last trick's `after_trick`): scored."""
+        return evolve(state, phase=SCORED, turn=None)
 
-def start_tricks(state: HandState, leader: int) -> HandState:
-    return evolve(state, phase=TRICKS, turn=leader)
+
+_DEFAULT_RULES = t.TrickRules()
+
+
+def _by_id(hands: Sequence[tuple[Card, ...]]) -> list[dict[int, Card]]:
+    """Hands as ordered dicts by card identity: a card leaves its hand in constant time."""
+    return [{id(c): c for c in h} for h in hands]
+
+
+def start_tricks(state: HandState, leader: int, **changes: Any) -> HandState:
+    """The hand with trick play starting at `leader` (and `changes` made, in the same copy)."""
+    return evolve(state, **changes, phase=TRICKS, turn=leader)

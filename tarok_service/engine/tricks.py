@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from . import moves as m
 from .cards import MOND, PAGAT, SKIS, TAROK, Card
@@ -89,8 +88,9 @@ def outranks(card: Card, best: Card, led: Card, rules: TrickRules) -> bool:
 
 def winning_index(cards: Sequence[Card], rules: TrickRules) -> int:
     """Index of the winning card among the cards of a trick, in playing order."""
-    if rules.excuse is not None:
-        others = [i for i, c in enumerate(cards) if c != rules.excuse]
+    excuse = rules.excuse
+    if excuse is not None:
+        others = [i for i, c in enumerate(cards) if c.suit != excuse.suit or c != excuse]
         if not others:
             return 0
         return others[winning_index([cards[i] for i in others], _plain(rules))]
@@ -150,6 +150,41 @@ def legal_plays(
         kept = [c for c in cards if c not in held]
         cards = kept or cards
     return cards
+
+
+def is_legal_play(
+    hand: Sequence[Card], trick: Sequence[Card], card: Card, rules: TrickRules, held: Sequence[Card]
+) -> bool:
+    """`card in legal_plays(hand, trick, rules, held)`, without listing them when the rules are
+    plain (follow suit, else trump)."""
+    if (
+        rules.excuse is not None
+        or rules.must_overtake
+        or rules.pagat_last
+        or rules.pagat_last_tarok
+        or rules.mond_not_under_skis
+        or rules.suits_before_trump_lead
+        or (held and len(hand) > 1)
+    ):
+        return member(card, legal_plays(hand, trick, rules, held))
+    if not member(card, hand):
+        return False
+    if not trick:
+        return True
+    led = trick[0].suit
+    if card.suit == led:
+        return True
+    if has_suit(hand, led):
+        return False
+    return card.suit == rules.trump or not has_suit(hand, rules.trump)
+
+
+def member(card: Card, cards: Sequence[Card]) -> bool:
+    """`card in cards`, trying identity first (dataclass equality is slow)."""
+    for c in cards:
+        if c is card:
+            return True
+    return card in cards
 
 
 def _leads(hand: Sequence[Card], rules: TrickRules) -> list[Card]:
@@ -218,7 +253,9 @@ def _with_excuse(
     or the trick, plus the excuse itself whenever it is held."""
     rest, led = _no_excuse(hand, rules), _no_excuse(trick, rules)
     cards = legal_plays(rest, led, _plain(rules), held) if rest else []
-    return cards + [c for c in hand if c == rules.excuse]
+    excuse = rules.excuse
+    assert excuse is not None
+    return cards + [c for c in hand if c.suit == excuse.suit and c == excuse]
 
 
 def _no_excuse(cards: Sequence[Card], rules: TrickRules) -> list[Card]:
@@ -228,10 +265,17 @@ def _no_excuse(cards: Sequence[Card], rules: TrickRules) -> list[Card]:
     return [c for c in cards if c.suit != excuse.suit or c != excuse]
 
 
-@lru_cache(maxsize=64)
+_PLAIN: dict[int, tuple[TrickRules, TrickRules]] = {}
+
+
 def _plain(rules: TrickRules) -> TrickRules:
-    """The same rules without an excuse card."""
-    return replace(rules, excuse=None)
+    """The same rules without an excuse card (cached by identity: hashing rules is slow)."""
+    found = _PLAIN.get(id(rules))
+    if found is None or found[0] is not rules:
+        if len(_PLAIN) >= 64:
+            _PLAIN.clear()
+        found = _PLAIN[id(rules)] = (rules, replace(rules, excuse=None))
+    return found[1]
 
 
 def explain(hand: Sequence[Card], trick: Sequence[Card], card: Card, rules: TrickRules) -> str:

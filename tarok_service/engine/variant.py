@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from . import moves as m
 from .cards import Card, Deck
@@ -39,11 +39,26 @@ class BonusInfo:
 
 Legal = Callable[[HandState], list[Move]]
 Apply = Callable[[HandState, Move], HandState]
+IsLegal = Callable[[HandState, Move], bool]
+Replay = Callable[[HandState, Sequence[Move], int], tuple[HandState, int]]
+
+
+class PhaseHooks(NamedTuple):
+    """One phase's functions: `legal_<phase>`, `apply_<phase>` and the optional fast paths
+    `is_legal_<phase>(state, move)` (agrees with `move in legal`) and
+    `replay_<phase>(state, moves, start) -> (state, next index)` (applies at least one
+    validated move, as many as it can, exactly as `apply_<phase>` one by one would)."""
+
+    legal: Legal
+    apply: Apply
+    is_legal: IsLegal | None
+    replay: Replay | None
 
 
 class Variant(ABC):
     """A rule set. Subclasses set the class data and implement one legal/apply pair per phase:
-    `legal_<phase>(state)` and `apply_<phase>(state, move)`."""
+    `legal_<phase>(state)` and `apply_<phase>(state, move)`, optionally with the fast paths of
+    `PhaseHooks` (`is_legal_<phase>`, `replay_<phase>`)."""
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -87,18 +102,44 @@ class Variant(ABC):
 
     # --- phase dispatch -------------------------------------------------------------------
 
+    def _hooks(self, phase: str) -> PhaseHooks:
+        """The phase's legal/apply pair and its optional `is_legal_<phase>` and
+        `replay_<phase>` fast paths, looked up once per variant object and phase."""
+        cache: dict[str, PhaseHooks] | None = self.__dict__.get("_phase_hooks")
+        if cache is None:
+            cache = self.__dict__["_phase_hooks"] = {}
+        hooks = cache.get(phase)
+        if hooks is None:
+            legal = getattr(self, f"legal_{phase}", None)
+            apply = getattr(self, f"apply_{phase}", None)
+            if legal is None or apply is None:
+                raise IllegalMove(m.HAND_FINISHED, f"no moves in phase {phase}")
+            hooks = cache[phase] = PhaseHooks(
+                legal,
+                apply,
+                getattr(self, f"is_legal_{phase}", None),
+                getattr(self, f"replay_{phase}", None),
+            )
+        return hooks
+
     def _pair(self, phase: str) -> tuple[Legal, Apply]:
-        legal = getattr(self, f"legal_{phase}", None)
-        apply = getattr(self, f"apply_{phase}", None)
-        if legal is None or apply is None:
-            raise IllegalMove(m.HAND_FINISHED, f"no moves in phase {phase}")
-        return legal, apply
+        hooks = self._hooks(phase)
+        return hooks.legal, hooks.apply
 
     def legal_moves(self, state: HandState) -> list[Move]:
         """Every legal move of the player to move; empty once the hand is over."""
         if state.finished:
             return []
-        return self._pair(state.phase)[0](state)
+        return self._hooks(state.phase).legal(state)
+
+    def is_legal(self, state: HandState, move: Move) -> bool:
+        """`move in legal_moves(state)`, through the phase's fast `is_legal_<phase>` if any."""
+        if state.finished:
+            return False
+        hooks = self._hooks(state.phase)
+        if hooks.is_legal is not None:
+            return hooks.is_legal(state, move)
+        return move in hooks.legal(state)
 
     def apply(self, state: HandState, move: Move, check: bool = True) -> HandState:
         """The state after `move`; raises IllegalMove with a stable reason when not legal.
@@ -107,10 +148,29 @@ class Variant(ABC):
         """
         if state.finished:
             raise IllegalMove(m.HAND_FINISHED, "the hand is over")
-        legal, apply = self._pair(state.phase)
-        if check and move not in legal(state):
-            raise IllegalMove(*self.explain(state, move))
-        return apply(state, move)
+        hooks = self._hooks(state.phase)
+        if check:
+            fast = hooks.is_legal
+            if not (fast(state, move) if fast is not None else move in hooks.legal(state)):
+                raise IllegalMove(*self.explain(state, move))
+        return hooks.apply(state, move)
+
+    def replay(self, state: HandState, moves: Iterable[Move]) -> HandState:
+        """The state after already-validated `moves`: equal to folding `apply(check=False)` over
+        them, faster (a phase's `replay_<phase>` applies a run of its moves at once).
+        Unvalidated moves give undefined results."""
+        todo = moves if isinstance(moves, (list, tuple)) else list(moves)
+        i, total = 0, len(todo)
+        while i < total:
+            if state.finished:
+                raise IllegalMove(m.HAND_FINISHED, "the hand is over")
+            hooks = self._hooks(state.phase)
+            if hooks.replay is not None:
+                state, i = hooks.replay(state, todo, i)
+            else:
+                state = hooks.apply(state, todo[i])
+                i += 1
+        return state
 
     def explain(self, state: HandState, move: Move) -> tuple[str, str]:
         """(reason code, sentence) for a move that is not legal now."""

@@ -9,7 +9,7 @@ the lead-pack tie rule and one mondfang per captured mond.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 
 from ..engine import tricks as t
@@ -17,7 +17,7 @@ from ..engine.cards import FIGURE_FACES, Card, Deck, tarok54
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult, ScoreLine
-from ..engine.state import HandState, replace_at, without
+from ..engine.state import HandState, evolve, replace_at, without
 from ..engine.variant import BonusInfo, register
 from ..engine.view import Fact
 from . import double_tarok_data as dd
@@ -133,7 +133,7 @@ class DoubleTarok(Slovenian):
         partners = tuple(sorted(holders - {s.declarer}))
         in_talon = tuple(c for c in cards if c in s.talon)
         single = len(cards) == 1
-        return replace(
+        return evolve(
             dt(s),
             called_set=cards,
             partner_set=partners,
@@ -168,7 +168,7 @@ class DoubleTarok(Slovenian):
         count = self.contract_table[s.contract].talon_group
         hand = self.deck(s.rules).sort((*s.hands[s.declarer], card))
         code = self.deck(s.rules).codes[card]
-        s = replace(
+        s = evolve(
             s,
             talon=without(s.talon, card),
             hands=replace_at(s.hands, s.declarer, hand),
@@ -177,7 +177,7 @@ class DoubleTarok(Slovenian):
         if len(s.exposed_talon) - len(s.talon) < count:
             return s
         left = any(is_mond(c) for c in s.talon)
-        return replace(s, group=FREE_PICK, to_discard=count, mond_left=left)
+        return evolve(s, group=FREE_PICK, to_discard=count, mond_left=left)
 
     def label(self, state: HandState, move: Move) -> str:
         s = dt(state)
@@ -235,7 +235,7 @@ class DoubleTarok(Slovenian):
 
     def capture_monds(self, s: SlovenianState, owners: tuple[int, ...]) -> SlovenianState:
         d = dt(s)
-        return replace(d, mondfangs=d.mondfangs + owners)
+        return evolve(d, mondfangs=d.mondfangs + owners)
 
     def captured_monds(self, s: SlovenianState) -> tuple[int, ...]:
         return dt(s).mondfangs

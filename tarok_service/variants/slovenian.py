@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import ClassVar
 
 from ..engine import kontra as k
@@ -12,12 +11,12 @@ from ..engine import tricks as t
 from ..engine.auction import PASSED, Auction
 from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, deal_packets, tarok54
 from ..engine.match import MatchState
-from ..engine.moves import Move
+from ..engine.moves import Move, shared_move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult, ScoreLine
 from ..engine.radelci import close as radelci_close
 from ..engine.radelci import settle as radelci_settle
-from ..engine.state import REDEAL, HandState, Trick, replace_at
+from ..engine.state import REDEAL, HandState, Trick, evolve, replace_at
 from ..engine.trickplay import TrickPlay, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant, register
 from ..engine.view import Fact, View
@@ -148,7 +147,7 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
             auction=Auction((dealer + 1) % n, (None,) * n),
         )
         if any(not any(c.is_tarok for c in h) for h in hands):
-            return replace(state, phase=REDEAL, turn=None)
+            return evolve(state, phase=REDEAL, turn=None)
         return state
 
     # --- bidding ------------------------------------------------------------------------
@@ -158,7 +157,8 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
         assert s.auction is not None and s.turn is not None
         only = self.forehand_only_contracts(s.rules)
         bids = s.auction.legal(s.turn, self.open_contracts(s.rules), only)
-        return [Move(PASS) if b == PASSED else Move(BID, self.contract_table[b].id) for b in bids]
+        table = self.contract_table
+        return [shared_move(PASS) if b == PASSED else shared_move(BID, table[b].id) for b in bids]
 
     def explain_bidding(self, state: HandState, move: Move) -> str:
         if move.kind == PASS:
@@ -178,21 +178,20 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
         bid = PASSED if move.kind == PASS else self.contract_index[move.value]
         auction = s.auction.bid(seat, bid)
         facts = (*s.facts, Fact(seat, BID, move.value or PASS))
-        s = replace(s, auction=auction, facts=facts)
         if bid != PASSED and auction.others_passed(seat):
-            return self._contract_chosen(s, seat, bid)
-        return replace(s, turn=auction.next_bidder(seat))
+            return self._contract_chosen(evolve(s, auction=auction, facts=facts), seat, bid)
+        return evolve(s, auction=auction, facts=facts, turn=auction.next_bidder(seat))
 
     def _contract_chosen(self, s: SlovenianState, seat: int, index: int) -> HandState:
         c = self.contract_table[index]
         if c.id == "klop":
-            return start_tricks(replace(s, contract=index), s.forehand)
-        s = replace(s, contract=index, declarer=seat, turn=seat)
+            return start_tricks(s, s.forehand, contract=index)
+        s = evolve(s, contract=index, declarer=seat, turn=seat)
         if self.calls_king(s, index):
-            return replace(s, phase=CALLING)
+            return evolve(s, phase=CALLING)
         if c.talon_group:
-            return replace(s, phase=TALON, exposed_talon=s.talon)
-        return replace(s, phase=ANNOUNCE)
+            return evolve(s, phase=TALON, exposed_talon=s.talon)
+        return evolve(s, phase=ANNOUNCE)
 
     # --- announcements and kontra -------------------------------------------------------
 
@@ -206,7 +205,7 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
             return []
         items = [d.TRULA, d.KINGS, d.VALAT_BONUS]
         hand = s.hands[seat]
-        if Card(TAROK, PAGAT) in hand:
+        if PAGAT_CARD in hand:
             items.append(d.PAGAT_ULTIMO)
         if s.called is not None and s.players == 4 and s.called in hand:
             items.append(d.KING_ULTIMO)
@@ -218,22 +217,22 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
         if c.id == "klop":
             return []
         mine = self.side_of(s, seat)
-        items = [d.GAME] + [item for item, _ in s.announced]
+        announcers, levels, top = dict(s.announced), dict(s.levels), s.rules.num("max_kontra")
         out = []
-        for item in items:
+        for item in [d.GAME, *(item for item, _ in s.announced)]:
             if item in self.trula_kings_items and not s.rules.flag("kontra_trula_kings"):
                 continue
-            owner = True if item == d.GAME else self.side_of(s, s.announcer(item) or 0)
-            if k.can_raise(s.level(item), mine == owner, s.rules.num("max_kontra")):
+            owner = True if item == d.GAME else self.side_of(s, announcers[item] or 0)
+            if k.can_raise(levels.get(item, 0), mine == owner, top):
                 out.append(item)
         return out
 
     def legal_announce(self, state: HandState) -> list[Move]:
         s = st(state)
         assert s.turn is not None
-        moves = [Move(PASS)]
-        moves += [Move(ANNOUNCE_MOVE, i) for i in self.announceable(s, s.turn)]
-        moves += [Move(KONTRA, i) for i in self.kontrable(s, s.turn)]
+        moves = [shared_move(PASS)]
+        moves += [shared_move(ANNOUNCE_MOVE, i) for i in self.announceable(s, s.turn)]
+        moves += [shared_move(KONTRA, i) for i in self.kontrable(s, s.turn)]
         return moves
 
     def explain_announce(self, state: HandState, move: Move) -> str:
@@ -249,10 +248,10 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
             if s.passes + 1 == s.players:
                 c = self.contract_table[s.contract]
                 leader = s.declarer if c.declarer_leads and s.declarer is not None else s.forehand
-                return start_tricks(replace(s, passes=0), leader)
-            return replace(s, passes=s.passes + 1, turn=s.next_seat(seat))
+                return start_tricks(s, leader, passes=0)
+            return evolve(s, passes=s.passes + 1, turn=s.next_seat(seat))
         if move.kind == ANNOUNCE_MOVE:
-            return replace(
+            return evolve(
                 s,
                 announced=(*s.announced, (move.value, seat)),
                 passes=0,
@@ -261,27 +260,23 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
         level = s.level(move.value) + 1
         levels = (*tuple((i, v) for i, v in s.levels if i != move.value), (move.value, level))
         fact = Fact(seat, KONTRA, move.value, level)
-        return replace(s, levels=levels, passes=0, facts=(*s.facts, fact))
+        return evolve(s, levels=levels, passes=0, facts=(*s.facts, fact))
 
     # --- trick play hooks ---------------------------------------------------------------
 
     def trick_rules(self, state: HandState) -> t.TrickRules:
         s = st(state)
         c = self.contract_table[s.contract]
-        order, tie = str(s.rules.opt("emperor_order")), self.tie_rule
-        if c.id == "colour_valat":
-            return t.TrickRules(
-                trumps_win=False, emperor_needs_tarok_lead=True, emperor_order=order, tie=tie
-            )
-        if c.negative:
-            return t.TrickRules(must_overtake=True, pagat_last=True, emperor_order=order, tie=tie)
-        return t.TrickRules(emperor_order=order, tie=tie)
+        kind = c.id if c.id == "colour_valat" else "negative" if c.negative else ""
+        return d.trick_rules(kind, str(s.rules.opt("emperor_order")), self.tie_rule)
 
     def held_cards(self, state: HandState, seat: int) -> tuple[Card, ...]:
         s = st(state)
+        if not s.announced:
+            return ()
         held: list[Card] = []
         if s.announcer(d.PAGAT_ULTIMO) == seat:
-            held.append(Card(TAROK, PAGAT))
+            held.append(PAGAT_CARD)
         if s.announcer(d.KING_ULTIMO) == seat and s.called is not None:
             held.append(s.called)
         return tuple(held)
@@ -292,27 +287,29 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
         if c.id == "klop" and s.talon:
             gift = s.talon[0]
             piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
-            return replace(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, gift))
-        win_card = trick.plays[t.winning_index(trick.cards, self.trick_rules(s))][1]
-        if win_card in s.zaruf_cards() and s.talon and not s.talon_won:
+            return evolve(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, gift))
+        win_card = next(card for seat, card in trick.plays if seat == trick.winner)
+        if s.talon and not s.talon_won and win_card in s.zaruf_cards():
             piles = replace_at(s.piles, trick.winner, s.piles[trick.winner] + s.talon)
             mond_back = any(is_mond(c) for c in s.talon)
-            return replace(
+            return evolve(
                 s, piles=piles, talon=(), talon_won=True, mond_left=s.mond_left and not mond_back
             )
         return self._mondfang(s, trick, win_card)
 
     def _mondfang(self, s: SlovenianState, trick: Trick, win_card: Card) -> SlovenianState:
+        if not win_card.is_tarok or win_card.rank not in (SKIS, PAGAT):
+            return s
         c = self.contract_table[s.contract]
         counts = c.bonuses or (c.id == "solo_without" and s.rules.flag("mondfang_solo_without"))
-        if not counts or not win_card.is_tarok or win_card.rank not in (SKIS, PAGAT):
+        if not counts:
             return s
         owners = tuple(seat for seat, card in trick.plays if is_mond(card))
         return self.capture_monds(s, owners) if owners else s
 
     def capture_monds(self, s: SlovenianState, owners: tuple[int, ...]) -> SlovenianState:
         """Record that the monds of `owners` were captured (one mond in a 54-card pack)."""
-        return replace(s, mond_captured=owners[0])
+        return evolve(s, mond_captured=owners[0])
 
     def captured_monds(self, s: SlovenianState) -> tuple[int, ...]:
         """The seats charged a mondfang for a captured mond, once per mond."""
@@ -396,5 +393,6 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
 
 
 _DECK = tarok54()
+PAGAT_CARD = Card(TAROK, PAGAT)
 SLOVENIAN = Slovenian()
 register(SLOVENIAN)

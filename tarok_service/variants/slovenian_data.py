@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
+from ..engine import tricks as t
 from ..engine.options import OptionSpec
 
 
@@ -90,3 +92,17 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("radelc_silent_valat", False, "A silent valat also awards radelci"),
     OptionSpec("max_kontra", 4, "Highest kontra level (1 kontra .. 4 mort)", low=0, high=4),
 )
+
+
+@cache
+def trick_rules(kind: str, emperor_order: str, tie: str) -> t.TrickRules:
+    """The trick rules of a normal contract (kind ""), a negative one or colour valat."""
+    if kind == "colour_valat":
+        return t.TrickRules(
+            trumps_win=False, emperor_needs_tarok_lead=True, emperor_order=emperor_order, tie=tie
+        )
+    if kind == "negative":
+        return t.TrickRules(
+            must_overtake=True, pagat_last=True, emperor_order=emperor_order, tie=tie
+        )
+    return t.TrickRules(emperor_order=emperor_order, tie=tie)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..engine import moves as m
 from ..engine.cards import QUEEN, Card, Deck
 from ..engine.moves import Move
 from ..engine.options import Rules
-from ..engine.state import HandState, replace_at, without
+from ..engine.state import HandState, evolve, replace_at, without
 from ..engine.view import Fact
 from .slovenian_data import Contract
 from .slovenian_state import (
@@ -68,7 +66,7 @@ class CallAndExchange:
         card = cards[0]
         holder = next((i for i, h in enumerate(s.hands) if card in h), None)
         partner = holder if holder != s.declarer else None
-        return replace(s, called=card, partner=partner, king_in_talon=card in s.talon)
+        return evolve(s, called=card, partner=partner, king_in_talon=card in s.talon)
 
     def legal_calling(self, state: HandState) -> list[Move]:
         return [Move(CALL, v) for v in self.call_values(st(state))]
@@ -80,7 +78,7 @@ class CallAndExchange:
         s = st(state)
         facts = (*s.facts, Fact(s.declarer, CALL, move.value))
         called = self.with_call(s, self.call_cards(s, move.value))
-        return replace(called, phase=TALON, exposed_talon=s.talon, facts=facts)
+        return evolve(called, phase=TALON, exposed_talon=s.talon, facts=facts)
 
     # --- talon exchange -----------------------------------------------------------------
 
@@ -121,17 +119,17 @@ class CallAndExchange:
         hands = replace_at(s.hands, s.declarer, without(s.hands[s.declarer], card))
         piles = replace_at(s.piles, s.declarer, (*s.piles[s.declarer], card))
         shown = deck.codes[card] if card.is_tarok else ""
-        s = replace(
+        left = s.to_discard - 1
+        done = {"phase": ANNOUNCE, "turn": s.declarer} if left == 0 else {}
+        return evolve(
             s,
             hands=hands,
             piles=piles,
             discards=(*s.discards, card),
-            to_discard=s.to_discard - 1,
+            to_discard=left,
             facts=(*s.facts, Fact(s.declarer, DISCARD, shown)),
+            **done,
         )
-        if s.to_discard == 0:
-            return replace(s, phase=ANNOUNCE, turn=s.declarer)
-        return s
 
     def _pick(self, s: SlovenianState, index: int) -> SlovenianState:
         assert s.declarer is not None
@@ -139,7 +137,7 @@ class CallAndExchange:
         chosen = groups[index]
         rest = tuple(c for i, g in enumerate(groups) if i != index for c in g)
         hand = self.deck(s.rules).sort(s.hands[s.declarer] + chosen)
-        return replace(
+        return evolve(
             s,
             group=index,
             talon=rest,

@@ -12,7 +12,7 @@ team owes a card for it (the Matto's owner chooses which, `give:<card>`), and `s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..engine import moves as m
 from ..engine import tricks as t
@@ -33,7 +33,7 @@ from ..engine.cards import (
 from ..engine.moves import Move
 from ..engine.options import OptionSpec, Rules
 from ..engine.outcome import HandResult
-from ..engine.state import SCORED, HandState, Trick, replace_at, without
+from ..engine.state import SCORED, HandState, Trick, evolve, replace_at, without
 from ..engine.trickplay import PLAY, TrickPlay, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant, register
 from ..engine.view import Fact, PublicCards, View
@@ -150,14 +150,14 @@ class TaroccoBolognese(TrickPlay, Variant):
     def apply_discard(self, state: HandState, move: Move) -> HandState:
         s = st(state)
         card = DECK.card(move.value)
-        s = replace(
+        s = evolve(
             s,
             hands=replace_at(s.hands, s.dealer, without(s.hands[s.dealer], card)),
             piles=replace_at(s.piles, s.dealer, (*s.piles[s.dealer], card)),
             discards=(*s.discards, card),
         )
         if len(s.discards) == DEALER_EXTRA:
-            return replace(s, phase=DECLARE, turn=s.forehand)
+            return evolve(s, phase=DECLARE, turn=s.forehand)
         return s
 
     # --- declarations ---------------------------------------------------------------------
@@ -181,13 +181,13 @@ class TaroccoBolognese(TrickPlay, Variant):
             combos = self.combinations(s, s.hands[seat])
             text = ",".join(c.describe() for c in combos.all)
             fact = Fact(seat, DECLARE, text, combos.total)
-            s = replace(s, declared=(*s.declared, (seat, combos)), facts=(*s.facts, fact))
+            s = evolve(s, declared=(*s.declared, (seat, combos)), facts=(*s.facts, fact))
         else:
-            s = replace(s, facts=(*s.facts, Fact(seat, PASS, "")))
-        s = replace(s, spoken=s.spoken + 1)
+            s = evolve(s, facts=(*s.facts, Fact(seat, PASS, "")))
+        s = evolve(s, spoken=s.spoken + 1)
         if s.spoken == PLAYERS:
             return start_tricks(s, s.forehand)
-        return replace(s, turn=s.next_seat(seat))
+        return evolve(s, turn=s.next_seat(seat))
 
     # --- trick play -----------------------------------------------------------------------
 
@@ -197,15 +197,14 @@ class TaroccoBolognese(TrickPlay, Variant):
     def after_trick(self, state: HandState, trick: Trick) -> HandState:
         """The Matto stays with its team: taken back from a trick the other team won."""
         s = st(state)
-        owner = next((seat for seat, c in trick.plays if c == MATTO_CARD), None)
+        owner = next((seat for seat, c in trick.plays if c.suit == FOOL and c == MATTO_CARD), None)
         if owner is None or trick.winner in scoring.team_of(owner):
             return s
         piles = move_card(s.piles, MATTO_CARD, trick.winner, owner)
-        return replace(s, piles=piles, matto_due=owner, matto_taker=trick.winner)
+        return evolve(s, piles=piles, matto_due=owner, matto_taker=trick.winner)
 
-    def apply_tricks(self, state: HandState, move: Move) -> HandState:
-        after = super().apply_tricks(state, move)
-        return self.end_of_play(st(after)) if after.phase == SCORED else after
+    def finish_play(self, state: HandState) -> HandState:
+        return self.end_of_play(st(super().finish_play(state)))
 
     def end_of_play(self, s: BologneseState) -> HandState:
         """After the last trick: a team without a trick loses the Matto to the other team, and
@@ -215,14 +214,14 @@ class TaroccoBolognese(TrickPlay, Variant):
         owner, taker = s.matto_due, s.matto_taker
         if owner is not None and taker is not None and not team_took_trick(s, owner):
             piles = move_card(s.piles, MATTO_CARD, owner, taker)
-            s = replace(s, piles=piles, matto_due=None)
+            s = evolve(s, piles=piles, matto_due=None)
         if not team_took_trick(s, s.dealer):
             piles = s.piles
             for card in s.discards:
                 piles = move_card(piles, card, s.dealer, last)
-            s = replace(s, piles=piles)
+            s = evolve(s, piles=piles)
         if s.matto_due is not None:
-            return replace(s, phase=MATTO, turn=s.matto_due)
+            return evolve(s, phase=MATTO, turn=s.matto_due)
         return s
 
     # --- the Matto exchange ---------------------------------------------------------------
@@ -253,7 +252,7 @@ class TaroccoBolognese(TrickPlay, Variant):
         assert s.matto_due is not None and s.matto_taker is not None
         card = DECK.card(move.value)
         holder = next(seat for seat in scoring.team_of(s.matto_due) if card in s.piles[seat])
-        return replace(
+        return evolve(
             s,
             piles=move_card(s.piles, card, holder, s.matto_taker),
             given=card,

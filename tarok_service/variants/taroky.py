@@ -14,7 +14,7 @@ from ..engine.match import MatchState
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
-from ..engine.state import REDEAL, HandState, Trick, replace_at
+from ..engine.state import REDEAL, HandState, Trick, evolve, replace_at
 from ..engine.trickplay import TrickPlay, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant, register
 from ..engine.view import Fact, View
@@ -43,6 +43,10 @@ BID, PASS, ANNOUNCE, KONTRA, PLAY, DECLARATION = (
     "declaration",
 )
 PAGAT_CARD = Card(TAROK, PAGAT)
+PLAIN_RULES = t.TrickRules(emperor=False)
+VARSAVA_RULES = t.TrickRules(
+    must_overtake=True, emperor=False, pagat_last_tarok=True, mond_not_under_skis=True
+)
 
 
 class Taroky(TrickPlay, Variant):
@@ -94,7 +98,7 @@ class Taroky(TrickPlay, Variant):
 
     def misdeal(self, state: HandState) -> HandState:
         """Throw the hand in as misdealt: the dealer pays into the zid (seed)."""
-        return replace(st(state), phase=REDEAL, turn=None, misdealt=True)
+        return evolve(st(state), phase=REDEAL, turn=None, misdealt=True)
 
     # --- auction of obligations ----------------------------------------------------------
 
@@ -120,12 +124,12 @@ class Taroky(TrickPlay, Variant):
         assert s.auction is not None and seat is not None
         bid = PASSED if move.kind == PASS else d.OBLIGATION_INDEX[move.value]
         auction = s.auction.bid(seat, bid)
-        s = replace(s, auction=auction, facts=(*s.facts, Fact(seat, move.kind, move.value)))
+        s = evolve(s, auction=auction, facts=(*s.facts, Fact(seat, move.kind, move.value)))
         best, high = auction.high()
         if high is None or not auction.others_passed(high):
-            return replace(s, turn=auction.next_bidder(seat))
+            return evolve(s, turn=auction.next_bidder(seat))
         if d.OBLIGATIONS[best].id == d.BASIC:
-            return replace(s, phase=VARSAVA_CHOICE, turn=high)
+            return evolve(s, phase=VARSAVA_CHOICE, turn=high)
         return self._chosen(s, high, d.OBLIGATIONS[best].id)
 
     def legal_varsava_choice(self, state: HandState) -> list[Move]:
@@ -141,16 +145,16 @@ class Taroky(TrickPlay, Variant):
         if move.kind == PASS:
             return self._chosen(s, s.turn, d.BASIC)
         fact = Fact(s.turn, BID, d.VARSAVA)
-        s = replace(s, contract=d.VARSAVA, declarer=s.turn, facts=(*s.facts, fact))
+        s = evolve(s, contract=d.VARSAVA, declarer=s.turn, facts=(*s.facts, fact))
         return start_tricks(s, s.forehand)
 
     def _chosen(self, s: TarokyState, seat: int, contract: str) -> HandState:
         o = d.BY_ID[contract]
-        s = replace(s, contract=contract, declarer=seat, turn=seat, multiplier=o.multiplier)
+        s = evolve(s, contract=contract, declarer=seat, turn=seat, multiplier=o.multiplier)
         if o.calls:
-            return replace(s, phase=CALLING)
+            return evolve(s, phase=CALLING)
         if o.talon == "third":
-            return replace(s, phase=THIRD_TALON)
+            return evolve(s, phase=THIRD_TALON)
         return self._declaring(s)
 
     # --- the call, the talon and the discards --------------------------------------------
@@ -193,7 +197,7 @@ class Taroky(TrickPlay, Variant):
             for item in declarations(s.hands[seat]):
                 made.append((seat, item))
                 facts.append(Fact(seat, DECLARATION, item))
-        return replace(
+        return evolve(
             s,
             declarations=tuple(made),
             facts=tuple(facts),
@@ -228,28 +232,24 @@ class Taroky(TrickPlay, Variant):
         seat = s.turn
         if move.kind == PASS:
             if s.passes + 1 == s.players:
-                return start_tricks(replace(s, passes=0), s.forehand)
-            return replace(s, passes=s.passes + 1, turn=s.next_seat(seat))
+                return start_tricks(s, s.forehand, passes=0)
+            return evolve(s, passes=s.passes + 1, turn=s.next_seat(seat))
         if move.kind == ANNOUNCE:
             fact = Fact(seat, ANNOUNCE, move.value)
-            return replace(
+            return evolve(
                 s,
                 announced=(*s.announced, (move.value, seat)),
                 passes=0,
                 facts=(*s.facts, fact),
             )
         fact = Fact(seat, KONTRA, d.GAME, s.flek + 1)
-        return replace(s, flek=s.flek + 1, passes=0, facts=(*s.facts, fact))
+        return evolve(s, flek=s.flek + 1, passes=0, facts=(*s.facts, fact))
 
     # --- trick play hooks ----------------------------------------------------------------
 
     def trick_rules(self, state: HandState) -> t.TrickRules:
         """No emperor's trick; varšava must overtake, no XXI under the škýz, pagat last."""
-        if st(state).contract == d.VARSAVA:
-            return t.TrickRules(
-                must_overtake=True, emperor=False, pagat_last_tarok=True, mond_not_under_skis=True
-            )
-        return t.TrickRules(emperor=False)
+        return VARSAVA_RULES if st(state).contract == d.VARSAVA else PLAIN_RULES
 
     def after_trick(self, state: HandState, trick: Trick) -> HandState:
         """Varšava: a talon card goes with each of the first six tricks to its winner."""
@@ -258,7 +258,7 @@ class Taroky(TrickPlay, Variant):
             return s
         gift = s.talon[0]
         piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
-        return replace(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, (trick.winner, gift)))
+        return evolve(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, (trick.winner, gift)))
 
     # --- results, views, labels ----------------------------------------------------------
 

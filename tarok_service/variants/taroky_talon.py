@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..engine.cards import KING, Card
-from ..engine.state import replace_at, without
+from ..engine.state import evolve, replace_at, without
 from ..engine.view import Fact
 from . import taroky_data as d
 from .taroky_declarations import TRUL_RANKS
@@ -37,7 +35,7 @@ def call(s: TarokyState, card: Card) -> TarokyState:
     two players. The partner is whoever then holds the called card (none: playing alone)."""
     declarer = s.declarer
     assert declarer is not None
-    s = replace(s, called=card, facts=(*s.facts, Fact(declarer, CALL, DECK.codes[card])))
+    s = evolve(s, called=card, facts=(*s.facts, Fact(declarer, CALL, DECK.codes[card])))
     hands, received, queue, start = s.hands, list(s.received), [], 0
     for i, count in enumerate(d.SPLIT):
         seat = (declarer + i) % s.players
@@ -48,7 +46,7 @@ def call(s: TarokyState, card: Card) -> TarokyState:
         queue.append((seat, count))
     holder = next(seat for seat, hand in enumerate(hands) if card in hand)
     partner = None if holder == declarer else holder
-    return replace(
+    return evolve(
         s,
         hands=hands,
         talon=(),
@@ -72,19 +70,19 @@ def third_choice(s: TarokyState, choice: str) -> TarokyState:
     declarer = s.declarer
     assert declarer is not None
     fact = Fact(declarer, TALON, choice)
-    s = replace(s, facts=(*s.facts, fact))
+    s = evolve(s, facts=(*s.facts, fact))
     first, second = s.talon[: d.THREE], s.talon[d.THREE :]
     if choice == REJECT and s.third_step == 0:
-        return replace(s, third_step=1, shown=(first,))
+        return evolve(s, third_step=1, shown=(first,))
     if choice == KEEP:
         taken, rest = (first, second) if s.third_step == 0 else (second, first)
     else:
         taken, rest = first, second
-        s = replace(s, shown=(*s.shown, second))
+        s = evolve(s, shown=(*s.shown, second))
     multiplier = d.THIRD_MULTIPLIERS[s.third_step + (choice == REJECT)]
     hands = replace_at(s.hands, declarer, DECK.sort(s.hands[declarer] + taken))
     received = tuple((declarer, c) for c in taken)
-    return replace(
+    return evolve(
         s,
         hands=hands,
         talon=rest,
@@ -118,7 +116,7 @@ def discard(s: TarokyState, card: Card) -> TarokyState:
     piles = replace_at(s.piles, seat, (*s.piles[seat], card))
     fact = Fact(seat, DISCARD, DECK.codes[card] if card.is_tarok else "")
     queue = ((seat, left - 1), *s.queue[1:]) if left > 1 else s.queue[1:]
-    return replace(
+    return evolve(
         s,
         hands=hands,
         piles=piles,

@@ -8,14 +8,13 @@ first trick; the score is in units of the game value (zwanzigerrufen_scoring).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ..engine import tricks as t
 from ..engine.cards import GLATZE, MOND, SKIS, TAROK, Card, Deck, deal_packets, tarock40
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
-from ..engine.state import REDEAL, HandState, Trick
+from ..engine.state import REDEAL, HandState, Trick, evolve
 from ..engine.trickplay import TrickPlay
 from ..engine.variant import BonusInfo, ContractInfo, Variant, register
 from ..engine.view import View
@@ -28,6 +27,8 @@ from .zwanzigerrufen_view import build_view
 PLAY = "play"
 _DECK = tarock40()
 MOND_CARD, SKIS_CARD = Card(TAROK, MOND), Card(TAROK, SKIS)
+PLAIN_RULES = t.TrickRules()
+COLOUR_SOLO_RULES = t.TrickRules(trumps_win=False, emperor=False, suits_before_trump_lead=True)
 
 
 def needs_redeal(hand: Sequence[Card]) -> bool:
@@ -84,7 +85,7 @@ class Zwanzigerrufen(TrickPlay, Variant):
             dealt=hands,
         )
         if any(needs_redeal(h) for h in hands):
-            return replace(state, phase=REDEAL, turn=None)
+            return evolve(state, phase=REDEAL, turn=None)
         return state
 
     # --- auction ------------------------------------------------------------------------
@@ -103,13 +104,13 @@ class Zwanzigerrufen(TrickPlay, Variant):
     # --- trick play hooks ---------------------------------------------------------------
 
     def trick_rules(self, state: HandState) -> t.TrickRules:
-        if st(state).game == d.COLOUR_SOLO:
-            return t.TrickRules(trumps_win=False, emperor=False, suits_before_trump_lead=True)
-        return t.TrickRules()
+        return COLOUR_SOLO_RULES if st(state).game == d.COLOUR_SOLO else PLAIN_RULES
 
     def held_cards(self, state: HandState, seat: int) -> tuple[Card, ...]:
         """An announced pagat is kept for the last trick while another card is legal."""
         s = st(state)
+        if not s.announced:
+            return ()
         item = d.item_id(d.PAGAT_ITEM, s.playing_side(seat))
         return (d.TRULL_CARDS[0],) if s.announcer(item) == seat else ()
 
@@ -122,7 +123,7 @@ class Zwanzigerrufen(TrickPlay, Variant):
         trull_trick = s.rules.flag("trull_trick_mondfang") and SKIS_CARD in trick.cards
         if won_with == SKIS_CARD or trull_trick:
             owner = next(seat for seat, card in trick.plays if card == MOND_CARD)
-            return replace(s, mond_caught=owner)
+            return evolve(s, mond_caught=owner)
         return s
 
     # --- results, checks, views, labels -------------------------------------------------

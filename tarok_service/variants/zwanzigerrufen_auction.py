@@ -8,13 +8,11 @@ which returns the stable reason code of the first restriction broken (None when 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..engine import kontra as k
 from ..engine import moves as m
 from ..engine.cards import TAROK, Card, tarock40
 from ..engine.moves import Move
-from ..engine.state import HandState
+from ..engine.state import HandState, evolve
 from ..engine.trickplay import start_tricks
 from ..engine.view import Fact
 from . import zwanzigerrufen_data as d
@@ -158,15 +156,15 @@ def apply(s: ZwanzigerState, move: Move) -> HandState:
     seat = s.turn
     if move.kind == PASS:
         if s.passes + 1 == s.players - 1:
-            return start_tricks(replace(s, passes=0, accepted=s.accepted | {seat}), s.forehand)
-        s = replace(s, passes=s.passes + 1, accepted=s.accepted | {seat})
+            return start_tricks(s, s.forehand, passes=0, accepted=s.accepted | {seat})
+        s = evolve(s, passes=s.passes + 1, accepted=s.accepted | {seat})
     elif move.kind == BID:
         s = _new_game(s, seat, move.value)
     elif move.kind == ANNOUNCE:
         s = _announce(s, seat, move.value)
     else:
         s = _raise(s, seat, move.value)
-    return replace(s, turn=s.next_seat(seat))
+    return evolve(s, turn=s.next_seat(seat))
 
 
 def _new_game(s: ZwanzigerState, seat: int, game: str) -> ZwanzigerState:
@@ -176,7 +174,7 @@ def _new_game(s: ZwanzigerState, seat: int, game: str) -> ZwanzigerState:
     facts = [*s.facts, Fact(seat, BID, game)]
     if called is not None:
         facts.append(Fact(seat, CALLED, CODES[called]))
-    return replace(
+    return evolve(
         s,
         game=game,
         declarer=seat,
@@ -191,7 +189,7 @@ def _new_game(s: ZwanzigerState, seat: int, game: str) -> ZwanzigerState:
 
 def _announce(s: ZwanzigerState, seat: int, addition: str) -> ZwanzigerState:
     item = d.item_id(addition, s.playing_side(seat))
-    return replace(
+    return evolve(
         s,
         announced=(*s.announced, (item, seat)),
         accepted=s.accepted | {seat},
@@ -203,7 +201,7 @@ def _announce(s: ZwanzigerState, seat: int, addition: str) -> ZwanzigerState:
 def _raise(s: ZwanzigerState, seat: int, item: str) -> ZwanzigerState:
     level = s.level(item) + 1
     levels = (*((i, v) for i, v in s.levels if i != item), (item, level))
-    return replace(
+    return evolve(
         s,
         levels=levels,
         accepted=s.accepted | {seat},
