@@ -55,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
         default=10.0,
         help="on SIGTERM, time calls in flight get to finish",
     )
-    demo = sub.add_parser("demo", help="play a table of random bots over gRPC")
+    demo = sub.add_parser("demo", help="play a table of bots over gRPC")
     demo.add_argument(
         "--server", default=None, help="host:port of a running server (default: start a local one)"
     )
@@ -63,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=4)
     demo.add_argument("--hands", type=int, default=4)
     demo.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
+    demo.add_argument(
+        "--bot", default="heuristic", choices=("random", "heuristic", "pimc"), help="who plays"
+    )
     variants = sub.add_parser("variants", help="list the rule sets a server hosts")
     variants.add_argument(
         "--server", default=None, help="host:port of a running server (default: start a local one)"
@@ -132,7 +135,9 @@ def _demo(args: argparse.Namespace) -> int:
 
     with _target(args.server) as target, connect(target) as client:
         client.wait_ready(timeout=15)
-        play_table(client, args.variant, args.players, args.hands, args.seed, sys.stdout)
+        play_table(
+            client, args.variant, args.players, args.hands, args.seed, sys.stdout, args.bot
+        )
     return 0
 
 

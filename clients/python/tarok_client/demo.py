@@ -1,4 +1,4 @@
-"""`tarok demo`: seat random bots at a table, play it over gRPC and print the scores."""
+"""`tarok demo`: seat bots at a table, play it over gRPC and print the scores."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TextIO
 
 from .bots import RandomBot
 from .proto.tarok.v1 import results_pb2, views_pb2
+from .runner import EngineBot
 from .sdk import FINISHED, Client
 
 
@@ -18,11 +19,12 @@ def play_table(
     hands: int,
     seed: int | None,
     out: TextIO,
+    bot: str = "random",
 ) -> views_pb2.TableView:
     """Create a table, seat bots, play it to the end; returns the final view."""
     table_id = client.create(variant, players=players, hands=hands)
     seats = [client.join(table_id, name=f"bot{i + 1}") for i in range(players)]
-    bots = [RandomBot(None if seed is None else seed + i) for i in range(players)]
+    bots = [make_bot(bot, None if seed is None else seed + i) for i in range(players)]
     names = [f"bot{i + 1}" for i in range(players)]
     print(f"table {table_id}: {variant}, {players} players, {hands} hand(s)", file=out)
     view = seats[0].view()
@@ -45,6 +47,11 @@ def play_table(
     rate = moves / elapsed if elapsed > 0 else 0.0
     print(f"{moves} moves in {elapsed:.2f} s ({rate:.0f} moves/s)", file=out)
     return final
+
+
+def make_bot(name: str, seed: int | None) -> RandomBot | EngineBot:
+    """The client's own random bot, or a built-in brain playing from the view."""
+    return RandomBot(seed) if name == "random" else EngineBot(name, seed)
 
 
 def hand_line(deal: int, result: results_pb2.HandResult, names: Sequence[str]) -> str:
