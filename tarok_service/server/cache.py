@@ -13,7 +13,7 @@ from ..store import EventStore, StoredEvent
 from . import errors as e
 from . import events
 from .metrics import Metrics
-from .table import TableState, fold
+from .table import TableState, fold_all
 
 
 class TableCache:
@@ -72,6 +72,4 @@ def apply_stored(
     table: TableState | None, table_id: str, stored: list[StoredEvent]
 ) -> TableState | None:
     """Fold stored events (replay: moves are not re-validated, recorded facts are checked)."""
-    for item in stored:
-        table = fold(table, table_id, item.seq, events.decode(item))
-    return table
+    return fold_all(table, table_id, [(item.seq, events.decode(item)) for item in stored])
