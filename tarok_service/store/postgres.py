@@ -45,17 +45,26 @@ _SCHEMA = (
     f"""CREATE UNIQUE INDEX IF NOT EXISTS {REQUEST_INDEX}
         ON events (table_id, request_id) WHERE request_id IS NOT NULL""",
 )
-# One round trip answers both pre-append questions: current version and request seq.
-_CHECK = """SELECT COALESCE(MAX(seq), 0),
-    (SELECT seq FROM events WHERE table_id = %(t)s AND request_id = %(r)s)
-    FROM events WHERE table_id = %(t)s"""
 _VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s"
 _FIND = "SELECT seq FROM events WHERE table_id = %s AND request_id = %s"
-_INSERT = (
-    "INSERT INTO events (table_id, seq, type, payload, request_id, created_at)"
-    " VALUES (%s, %s, %s, %s, %s, %s)"
+# Check, insert and notify in ONE statement (one round trip, its own transaction in autocommit):
+# the rows go in only when the version matches and the request id is new; a concurrent writer
+# that got there first makes the insert fail on the primary key (mapped to VersionConflict).
+_APPEND = """WITH cur AS (
+    SELECT COALESCE(MAX(seq), 0) AS v,
+        (SELECT seq FROM events WHERE table_id = %(t)s AND request_id = %(r)s) AS dup
+    FROM events WHERE table_id = %(t)s
+), ins AS (
+    INSERT INTO events (table_id, seq, type, payload, request_id, created_at)
+    SELECT %(t)s, x.s, x.ty, x.p, x.r, %(now)s
+    FROM unnest(%(seqs)s::bigint[], %(types)s::text[], %(payloads)s::bytea[], %(rids)s::text[])
+        AS x(s, ty, p, r), cur
+    WHERE cur.v = %(expected)s AND cur.dup IS NULL
+    RETURNING seq
 )
-_NOTIFY = "SELECT pg_notify(%s, %s)"
+SELECT cur.v, cur.dup, n.count,
+    CASE WHEN n.count > 0 THEN pg_notify(%(channel)s, %(message)s) END
+FROM cur, (SELECT count(*) AS count FROM ins) AS n"""
 _READ = (
     "SELECT table_id, seq, type, payload, request_id, created_at FROM events"
     " WHERE table_id = %s AND seq > %s ORDER BY seq LIMIT %s"
@@ -204,18 +213,27 @@ class PostgresEventStore:
         request_id: str | None,
         rows: list[tuple[str, int, str, bytes, str | None, float]],
     ) -> None:
-        """Check, insert and notify in one transaction."""
-        async with self._db().connection() as conn, conn.transaction():
-            cur = await conn.execute(_CHECK, {"t": table_id, "r": request_id})
+        """Check, insert and notify in one statement (one round trip, one transaction)."""
+        params = {
+            "t": table_id,
+            "r": request_id,
+            "now": rows[0][5],
+            "seqs": [row[1] for row in rows],
+            "types": [row[2] for row in rows],
+            "payloads": [row[3] for row in rows],
+            "rids": [row[4] for row in rows],
+            "expected": expected,
+            "channel": CHANNEL,
+            "message": f"{table_id}:{expected + len(rows)}",
+        }
+        async with self._db().connection() as conn:
+            cur = await conn.execute(_APPEND, params)
             row = await cur.fetchone()
-            actual, first_seq = (0, None) if row is None else row
-            if request_id is not None and first_seq is not None:
-                raise DuplicateRequest(table_id, request_id, int(first_seq))
-            if int(actual) != expected:
-                raise VersionConflict(expected, int(actual))
-            async with conn.cursor() as ins:
-                await ins.executemany(_INSERT, rows)
-            await conn.execute(_NOTIFY, (CHANNEL, f"{table_id}:{expected + len(rows)}"))
+        actual, first_seq, inserted = (0, None, 0) if row is None else row[:3]
+        if request_id is not None and first_seq is not None:
+            raise DuplicateRequest(table_id, request_id, int(first_seq))
+        if int(actual) != expected or int(inserted) != len(rows):
+            raise VersionConflict(expected, int(actual))
 
     async def _conflict(
         self, table_id: str, expected: int, request_id: str | None, exc: errors.UniqueViolation
