@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .cards import Card
 from .moves import Move
 from .outcome import HandResult
-from .state import Trick
+from .state import HandState, Trick
 
 
 @dataclass(frozen=True)
@@ -62,3 +62,40 @@ class View:
         for group in self.public:
             seen.update(group.cards)
         return seen
+
+
+def seat_view(
+    state: HandState,
+    seat: int | None,
+    *,
+    public: tuple[PublicCards, ...],
+    facts: tuple[Fact, ...],
+    contract: str,
+    declarer: int | None,
+    partners: tuple[int, ...],
+    called: str,
+    legal: tuple[Move, ...],
+    result: HandResult | None,
+) -> View:
+    """A View whose trick-game fields (hand, trick, tricks, sizes, turn ...) come from `state`;
+    the caller gives what its rule set decides a seat may see of the rest."""
+    return View(
+        seat=seat,
+        phase=state.phase,
+        turn=state.turn,
+        dealer=state.dealer,
+        hand=state.hands[seat] if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        trick=state.trick,
+        last_trick=state.tricks[-1].plays if state.tricks else (),
+        tricks_won=state.tricks_won(),
+        public=public,
+        facts=facts,
+        contract=contract,
+        declarer=declarer,
+        partners=partners,
+        called=called,
+        legal=legal,
+        result=result,
+        tricks=state.tricks,
+    )

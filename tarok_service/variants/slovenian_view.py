@@ -6,7 +6,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from ..engine.moves import Move
-from ..engine.view import PublicCards, View
+from ..engine.view import PublicCards, View, seat_view
 
 if TYPE_CHECKING:
     from .slovenian import Slovenian, SlovenianState
@@ -63,16 +63,9 @@ def build_view(
     reveal = variant.revealing_items
     partners = tuple(p for p in s.mates() if partner_known(s, seat, p, reveal))
     codes = variant.deck(s.rules).codes
-    return View(
-        seat=seat,
-        phase=s.phase,
-        turn=s.turn,
-        dealer=s.dealer,
-        hand=s.hands[seat] if seat is not None else (),
-        hand_sizes=tuple(len(h) for h in s.hands),
-        trick=s.trick,
-        last_trick=s.tricks[-1].plays if s.tricks else (),
-        tricks_won=s.tricks_won(),
+    return seat_view(
+        s,
+        seat,
         public=tuple(public_cards(variant, s, seat)),
         facts=s.facts,
         contract=variant.contract_table[s.contract].id if s.contract >= 0 else "",
@@ -81,5 +74,4 @@ def build_view(
         called=",".join(codes[c] for c in s.called_cards()),
         legal=legal,
         result=variant.result(s) if s.finished else None,
-        tricks=s.tricks,
     )

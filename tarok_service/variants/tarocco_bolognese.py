@@ -36,7 +36,7 @@ from ..engine.outcome import HandResult
 from ..engine.state import SCORED, HandState, Trick, evolve, replace_at, without
 from ..engine.trickplay import PLAY, TrickPlay, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant, register
-from ..engine.view import Fact, PublicCards, View
+from ..engine.view import Fact, PublicCards, View, seat_view
 from . import bolognese_scoring as scoring
 from .bolognese_combinations import SET_VALUES, Combinations, find, sequence_value
 
@@ -294,17 +294,9 @@ class TaroccoBolognese(TrickPlay, Variant):
 
     def view(self, state: HandState, seat: int | None) -> View:
         s = st(state)
-        return View(
-            seat=seat,
-            phase=s.phase,
-            turn=s.turn,
-            dealer=s.dealer,
-            hand=s.hands[seat] if seat is not None else (),
-            hand_sizes=tuple(len(h) for h in s.hands),
-            trick=s.trick,
-            last_trick=s.tricks[-1].plays if s.tricks else (),
-            tricks=s.tricks,
-            tricks_won=s.tricks_won(),
+        return seat_view(
+            s,
+            seat,
             public=self.public_cards(s, seat),
             facts=s.facts,
             contract=scoring.CONTRACT,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..engine.cards import Card
 from ..engine.moves import Move
 from ..engine.outcome import HandResult
-from ..engine.view import PublicCards, View
+from ..engine.view import PublicCards, View, seat_view
 from .taroky_state import DECK, THIRD_TALON, TarokyState
 
 
@@ -54,17 +54,9 @@ def build_view(
     """The view of `seat` (None: a spectator)."""
     partners = (s.partner,) if s.partner is not None and partner_known(s, seat) else ()
     called: Card | None = s.called
-    return View(
-        seat=seat,
-        phase=s.phase,
-        turn=s.turn,
-        dealer=s.dealer,
-        hand=s.hands[seat] if seat is not None else (),
-        hand_sizes=tuple(len(h) for h in s.hands),
-        trick=s.trick,
-        last_trick=s.tricks[-1].plays if s.tricks else (),
-        tricks=s.tricks,
-        tricks_won=s.tricks_won(),
+    return seat_view(
+        s,
+        seat,
         public=tuple(public_cards(s, seat)),
         facts=s.facts,
         contract=s.contract,

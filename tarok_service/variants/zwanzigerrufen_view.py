@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..engine.moves import Move
-from ..engine.view import Fact, View
+from ..engine.view import Fact, View, seat_view
 from . import zwanzigerrufen_data as d
 from .zwanzigerrufen_state import ZwanzigerState
 
@@ -51,17 +51,9 @@ def build_view(
     variant: Zwanzigerrufen, s: ZwanzigerState, seat: int | None, legal: tuple[Move, ...]
 ) -> View:
     partners = (s.partner,) if s.partner is not None and partner_known(s, seat) else ()
-    return View(
-        seat=seat,
-        phase=s.phase,
-        turn=s.turn,
-        dealer=s.dealer,
-        hand=s.hands[seat] if seat is not None else (),
-        hand_sizes=tuple(len(h) for h in s.hands),
-        trick=s.trick,
-        last_trick=s.tricks[-1].plays if s.tricks else (),
-        tricks=s.tricks,
-        tricks_won=s.tricks_won(),
+    return seat_view(
+        s,
+        seat,
         public=(),
         facts=s.facts,
         contract=s.game,
