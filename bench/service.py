@@ -28,11 +28,12 @@ import grpc
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "clients" / "python")]
 
+from tarok_proto.tarok.v1 import cards_pb2  # noqa: E402
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
+
 from tarok_service.engine.moves import Move  # noqa: E402
 from tarok_service.engine.variant import Variant, find_variant  # noqa: E402
-from tarok_service.proto.tarok.v1 import cards_pb2  # noqa: E402
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
-from tarok_service.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
 
 Script = tuple[list[str], list[tuple[int, str]]]  # (deal order, [(seat, move id)])
 

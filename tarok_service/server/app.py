@@ -9,9 +9,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator
 
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+
 from ..engine.options import OptionError
 from ..engine.variant import Variant, all_variants, find_variant
-from ..proto.tarok.v1 import tarok_service_pb2 as svc
 from ..store import DuplicateRequest, EventStore, VersionConflict
 from . import codec, commands, events, logs, moves
 from . import errors as e

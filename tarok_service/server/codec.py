@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+from tarok_proto.tarok.v1 import cards_pb2, moves_pb2, results_pb2, variants_pb2, views_pb2
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ..engine.cards import Card, Deck
 from ..engine.moves import Move
@@ -15,8 +17,6 @@ from ..engine.outcome import HandResult
 from ..engine.state import HandState
 from ..engine.variant import Variant
 from ..engine.view import View
-from ..proto.tarok.v1 import cards_pb2, moves_pb2, results_pb2, variants_pb2, views_pb2
-from ..proto.tarok.v1 import tarok_service_pb2 as svc
 from . import errors as e
 
 _MOVE_TOKEN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.,+\-]{0,62}$")

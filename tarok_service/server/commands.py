@@ -12,11 +12,12 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from tarok_proto.tarok.v1 import cards_pb2
+from tarok_proto.tarok.v1 import events_pb2 as ev
+
 from ..engine.moves import Move
 from ..engine.state import HandState
 from ..engine.variant import Variant
-from ..proto.tarok.v1 import cards_pb2
-from ..proto.tarok.v1 import events_pb2 as ev
 from . import codec
 from . import errors as e
 from .events import Payload, seconds, timestamp

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from google.protobuf.message import Message
 from google.protobuf.timestamp_pb2 import Timestamp
+from tarok_proto.tarok.v1 import events_pb2 as ev
 
-from ..proto.tarok.v1 import events_pb2 as ev
 from ..store import NewEvent, StoredEvent
 
 TABLE_CREATED = "TableCreated"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from google.protobuf import json_format
+from tarok_proto.tarok.v1 import events_pb2 as ev
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from ..proto.tarok.v1 import events_pb2 as ev
-from ..proto.tarok.v1 import tarok_service_pb2 as svc
 from ..store import StoredEvent
 from . import errors as e
 from . import events

@@ -12,9 +12,9 @@ import grpc
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
-from ..proto.tarok.v1 import tarok_service_pb2 as svc
-from ..proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from ..store import EventStore, open_store
 from .app import TarokApp
 from .config import ServerConfig

@@ -25,8 +25,8 @@ from prometheus_client import (
     generate_latest,
     start_http_server,
 )
+from tarok_proto.tarok.v1 import events_pb2 as ev
 
-from ..proto.tarok.v1 import events_pb2 as ev
 from ..store import EventStore, NewEvent, StoredEvent, VersionConflict
 
 # No `*_created` series: they only clutter the exposition and the dashboards.

@@ -8,11 +8,12 @@ An error is only reported after the decision was made on a freshly read state.
 
 from __future__ import annotations
 
+from tarok_proto.tarok.v1 import events_pb2 as ev
+from tarok_proto.tarok.v1 import moves_pb2
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+
 from ..engine import moves as m
 from ..engine.moves import IllegalMove, Move
-from ..proto.tarok.v1 import events_pb2 as ev
-from ..proto.tarok.v1 import moves_pb2
-from ..proto.tarok.v1 import tarok_service_pb2 as svc
 from ..store import DuplicateRequest, VersionConflict
 from . import codec, commands, events
 from . import errors as e

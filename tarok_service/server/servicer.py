@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
-from ..proto.tarok.v1 import tarok_service_pb2 as svc
-from ..proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from .app import TarokApp
 from .status import stream, unary
 

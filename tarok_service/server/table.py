@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from tarok_proto.tarok.v1 import events_pb2 as ev
+
 from ..engine.cards import Card, Deck
 from ..engine.match import MatchState
 from ..engine.moves import Move
@@ -16,7 +18,6 @@ from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.state import HandState
 from ..engine.variant import Variant, find_variant
-from ..proto.tarok.v1 import events_pb2 as ev
 from . import codec, events
 from . import errors as e
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 
+from tarok_proto.tarok.v1 import events_pb2 as ev
+from tarok_proto.tarok.v1 import views_pb2
+
 from ..engine.moves import Move
 from ..engine.state import HandState
-from ..proto.tarok.v1 import events_pb2 as ev
-from ..proto.tarok.v1 import views_pb2
 from . import codec
 from .events import Payload, timestamp
 from .table import FINISHED, PLAYING, SEATING, TableState

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import grpc
 import pytest
 import structlog
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_service.server.logconf import (
     CARD_MASK,
     card_codes,

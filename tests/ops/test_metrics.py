@@ -8,8 +8,8 @@ from collections import Counter
 
 import grpc
 import pytest
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_service.server.main import running
 from tarok_service.server.metrics import METRIC_NAMES, Metrics
 from tarok_service.store import NewEvent, VersionConflict

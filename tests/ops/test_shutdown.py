@@ -18,9 +18,8 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
-from tarok_service.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from ..service.harness import choose, view
 from .conftest import subprocess_env, tarok_command

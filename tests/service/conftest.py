@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-
-from tarok_service.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from .harness import ServerThread, config
 

@@ -12,10 +12,10 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
+from tarok_proto.tarok.v1 import cards_pb2, views_pb2
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
-from tarok_service.proto.tarok.v1 import cards_pb2, views_pb2
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
-from tarok_service.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_service.server.config import ServerConfig
 from tarok_service.server.main import create_server, shutdown
 from tarok_service.store import EventStore

@@ -6,9 +6,9 @@ import asyncio
 import random
 
 import pytest
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service.engine.variant import all_variants
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_service.server.app import TarokApp
 from tarok_service.server.cache import apply_stored
 from tarok_service.server.config import ServerConfig

@@ -17,13 +17,13 @@ from collections.abc import Iterator
 
 import pytest
 from google.protobuf.message import Message
+from tarok_proto.tarok.v1 import events_pb2, views_pb2
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from tarok_service.engine.moves import Move
 from tarok_service.engine.state import HandState
 from tarok_service.engine.variant import Variant, all_variants, find_variant
-from tarok_service.proto.tarok.v1 import events_pb2, views_pb2
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
-from tarok_service.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from .harness import PLAYING, ServerThread, choose, new_table, view
 

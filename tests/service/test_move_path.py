@@ -8,7 +8,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+
 from tarok_service.server.app import TarokApp
 from tarok_service.store import EventStore, NewEvent, StoredEvent, open_store
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import grpc
+from tarok_proto.tarok.v1 import moves_pb2
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from tarok_service.engine.variant import find_variant
-from tarok_service.proto.tarok.v1 import moves_pb2
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
-from tarok_service.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from .harness import (
     FINISHED,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from tarok_proto.tarok.v1 import cards_pb2
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from tarok_service.engine.variant import all_variants
-from tarok_service.proto.tarok.v1 import cards_pb2
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
-from tarok_service.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_service.server.tokens import TokenSigner
 
 from .harness import PLAYING, SEATING, SECRET, ServerThread, create, expect_error, seat_all, view

@@ -20,9 +20,8 @@ from pathlib import Path
 import grpc
 import psycopg
 import pytest
-
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
-from tarok_service.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from .harness import FINISHED, PLAYING, choose, race, reason_of, view
 

@@ -9,9 +9,8 @@ import time
 
 import grpc
 import pytest
-
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as svc
-from tarok_service.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from .harness import FINISHED, ServerThread, config, expect_error, new_table, play_out, step, view
 

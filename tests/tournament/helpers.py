@@ -8,11 +8,11 @@ import time
 from typing import Any
 
 from tarok_client import connect
-from tarok_client.proto.tarok.v1 import events_pb2
-from tarok_client.proto.tarok.v1 import tarok_service_pb2 as svc
-from tarok_client.proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_client.runner import BotRunner
 from tarok_client.tournaments import FINISHED, Tournaments
+from tarok_proto.tarok.v1 import events_pb2
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 
 def table_log(target: str, token: str) -> events_pb2.TableLog:

@@ -7,10 +7,10 @@ import random
 
 import pytest
 from tarok_client.convert import engine_view
-from tarok_client.proto.tarok.v1 import views_pb2 as client_views
+from tarok_proto.tarok.v1 import views_pb2
+from tarok_proto.tarok.v1 import views_pb2 as client_views
 
 from tarok_service.engine.variant import all_variants
-from tarok_service.proto.tarok.v1 import views_pb2
 from tarok_service.server import codec
 
 CASES = [(v.id, n) for v in all_variants() for n in v.player_counts]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import grpc
 from tarok_client import connect
-from tarok_client.proto.tarok.v1 import tournament_service_pb2 as ts
-from tarok_client.proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
-from tarok_client.proto.tarok.v1 import tournaments_pb2 as tm
 from tarok_client.tournaments import FINISHED, Tournaments
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ..service.harness import ServerThread, expect_error
 from .helpers import wait_finished

@@ -4,10 +4,10 @@ played to the end by timeouts alone (the default move is always legal), deadline
 from __future__ import annotations
 
 import pytest
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from tarok_service.bots import make_bot
 from tarok_service.engine.variant import all_variants
-from tarok_service.proto.tarok.v1 import tournaments_pb2 as tm
 from tarok_service.server import commands
 from tarok_service.server.commands import secure_shuffle
 from tarok_service.server.table import FINISHED

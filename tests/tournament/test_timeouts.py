@@ -4,11 +4,11 @@ event and its default move in the table's log), forfeits, and the tournament com
 from __future__ import annotations
 
 from tarok_client import connect
-from tarok_client.proto.tarok.v1 import views_pb2
 from tarok_client.runner import BotRunner, EngineBot
 from tarok_client.tournaments import Tournaments
+from tarok_proto.tarok.v1 import events_pb2 as ev
+from tarok_proto.tarok.v1 import views_pb2
 
-from tarok_service.proto.tarok.v1 import events_pb2 as ev
 from tarok_service.server import commands, events
 from tarok_service.server.cache import apply_stored
 from tarok_service.server.main import running

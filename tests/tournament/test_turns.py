@@ -9,11 +9,11 @@ from pathlib import Path
 import grpc
 import pytest
 from tarok_client import connect
-from tarok_client.proto.tarok.v1 import tournament_service_pb2 as ts
-from tarok_client.proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from tarok_client.runner import BotRunner, EngineBot
 from tarok_client.sdk import FINISHED
 from tarok_client.tournaments import Tournaments
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..service.harness import ServerThread, config, expect_error
 from .helpers import last_totals, start_runner, table_log, wait_finished

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from .proto.tarok.v1 import views_pb2
+from tarok_proto.tarok.v1 import views_pb2
+
 from .sdk import Seat
 
 

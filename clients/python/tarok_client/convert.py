@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from tarok_proto.tarok.v1 import views_pb2
+
 from tarok_service.engine.cards import Card, Deck
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import Rules
 from tarok_service.engine.state import Trick
 from tarok_service.engine.variant import Variant, find_variant
 from tarok_service.engine.view import Fact, PublicCards, View
-
-from .proto.tarok.v1 import views_pb2
 
 
 @lru_cache(maxsize=64)

@@ -6,8 +6,9 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from tarok_proto.tarok.v1 import results_pb2, views_pb2
+
 from .bots import RandomBot
-from .proto.tarok.v1 import results_pb2, views_pb2
 from .runner import EngineBot
 from .sdk import FINISHED, Client
 

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import grpc
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
+from tarok_proto.tarok.v1 import views_pb2
 
-from .proto.tarok.v1 import tarok_service_pb2 as svc
-from .proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
-from .proto.tarok.v1 import tournament_service_pb2 as ts
-from .proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
-from .proto.tarok.v1 import views_pb2
 from .sdk import TarokError
 
 log = logging.getLogger("tarok.bot")

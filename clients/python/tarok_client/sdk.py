@@ -19,10 +19,9 @@ import grpc
 from google.protobuf import json_format
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
-
-from .proto.tarok.v1 import cards_pb2, events_pb2, variants_pb2, views_pb2
-from .proto.tarok.v1 import tarok_service_pb2 as svc
-from .proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+from tarok_proto.tarok.v1 import cards_pb2, events_pb2, variants_pb2, views_pb2
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 FINISHED = views_pb2.TABLE_STATUS_FINISHED
 PLAYING = views_pb2.TABLE_STATUS_PLAYING

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, TextIO
 
-from .proto.tarok.v1 import tournaments_pb2 as tm
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
+
 from .runner import BotRunner, EngineBot
 from .sdk import connect
 from .tournaments import FINISHED, Tournaments

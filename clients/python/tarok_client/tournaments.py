@@ -16,10 +16,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import grpc
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from .proto.tarok.v1 import tournament_service_pb2 as ts
-from .proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
-from .proto.tarok.v1 import tournaments_pb2 as tm
 from .sdk import Client, TarokError
 
 FINISHED = tm.TOURNAMENT_STATUS_FINISHED

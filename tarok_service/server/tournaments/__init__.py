@@ -7,9 +7,9 @@ from __future__ import annotations
 import weakref
 
 import grpc
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
-from ...proto.tarok.v1 import tournament_service_pb2 as ts
-from ...proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from ..context import Context
 from .app import TournamentApp
 from .servicer import TournamentServicer

@@ -6,8 +6,9 @@ import re
 import secrets
 from collections.abc import AsyncIterator
 
-from ...proto.tarok.v1 import tournament_service_pb2 as ts
-from ...proto.tarok.v1 import tournaments_pb2 as tm
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
+
 from .. import errors as e
 from ..context import Context
 from . import log, ratings, results, spec, turns

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from tarok_proto.tarok.v1 import events_pb2 as ev
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
+
 from ...bots import Bot
 from ...engine.moves import IllegalMove
 from ...engine.variant import find_variant
-from ...proto.tarok.v1 import events_pb2 as ev
-from ...proto.tarok.v1 import tournaments_pb2 as tm
 from ...store import VersionConflict
 from ...tournament import Game, deal_orders
 from .. import commands, events

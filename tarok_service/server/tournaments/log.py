@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from google.protobuf.message import Message
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from ...proto.tarok.v1 import tournaments_pb2 as tm
 from ...store import NewEvent, StoredEvent, VersionConflict
 from ...tournament import Game, GameRecord, schedule
 from .. import errors as e

@@ -6,7 +6,8 @@ new rating of each of its entrants (by name), rated from the ratings the log hel
 
 from __future__ import annotations
 
-from ...proto.tarok.v1 import tournaments_pb2 as tm
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
+
 from ...tournament import Rated, rate
 from ..context import Context
 from . import log

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...proto.tarok.v1 import tournaments_pb2 as tm
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
+
 from ...tournament import standings
 from ..context import Context
 from .log import TournamentState

@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
-from ...proto.tarok.v1 import tournament_service_pb2 as ts
-from ...proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from ..status import stream, unary
 from .app import TournamentApp
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
+
 from ...bots import BOT_NAMES
 from ...engine.options import OptionError
 from ...engine.variant import find_variant
-from ...proto.tarok.v1 import tournaments_pb2 as tm
 from ...tournament import schedule
 from ...tournament.brains import entrant_bot
 from .. import errors as e

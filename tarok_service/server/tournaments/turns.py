@@ -15,7 +15,8 @@ import hmac
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from ...proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+
 from .. import errors as e
 from ..context import Context
 from ..events import timestamp

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from functools import partial
 
 import structlog
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ...bots import Bot
-from ...proto.tarok.v1 import tournaments_pb2 as tm
 from ...store import VersionConflict
 from ...tournament.brains import entrant_bot
 from .. import errors as e

@@ -8,8 +8,8 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
-from tarok_service.proto.tarok.v1 import tournaments_pb2 as _tournaments_pb2
-from tarok_service.proto.tarok.v1 import views_pb2 as _views_pb2
+from tarok_proto.tarok.v1 import tournaments_pb2 as _tournaments_pb2
+from tarok_proto.tarok.v1 import views_pb2 as _views_pb2
 import builtins as _builtins
 import sys
 import typing as _typing

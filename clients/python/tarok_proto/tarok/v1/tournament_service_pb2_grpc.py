@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from tarok_client.proto.tarok.v1 import tournament_service_pb2 as tarok_dot_v1_dot_tournament__service__pb2
+from tarok_proto.tarok.v1 import tournament_service_pb2 as tarok_dot_v1_dot_tournament__service__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__

@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from tarok_service.proto.tarok.v1 import tarok_service_pb2 as tarok_dot_v1_dot_tarok__service__pb2
+from tarok_proto.tarok.v1 import tarok_service_pb2 as tarok_dot_v1_dot_tarok__service__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__

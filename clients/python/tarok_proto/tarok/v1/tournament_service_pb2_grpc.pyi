@@ -5,7 +5,7 @@ isort:skip_file
 
 from collections import abc as _abc
 from grpc import aio as _aio
-from tarok_client.proto.tarok.v1 import tournament_service_pb2 as _tournament_service_pb2
+from tarok_proto.tarok.v1 import tournament_service_pb2 as _tournament_service_pb2
 import abc as _abc_1
 import grpc as _grpc
 import sys

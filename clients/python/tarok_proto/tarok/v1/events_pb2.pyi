@@ -9,8 +9,8 @@ from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
-from tarok_service.proto.tarok.v1 import cards_pb2 as _cards_pb2
-from tarok_service.proto.tarok.v1 import results_pb2 as _results_pb2
+from tarok_proto.tarok.v1 import cards_pb2 as _cards_pb2
+from tarok_proto.tarok.v1 import results_pb2 as _results_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
