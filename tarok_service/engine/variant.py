@@ -126,6 +126,10 @@ class Variant(ABC):
         hooks = self._hooks(phase)
         return hooks.legal, hooks.apply
 
+    def legal_for(self, state: HandState, seat: int | None) -> tuple[Move, ...]:
+        """The legal moves a view shows `seat`: all of them on its turn, none otherwise."""
+        return tuple(self.legal_moves(state)) if seat is not None and seat == state.turn else ()
+
     def legal_moves(self, state: HandState) -> list[Move]:
         """Every legal move of the player to move; empty once the hand is over."""
         if state.finished:

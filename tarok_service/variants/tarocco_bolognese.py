@@ -303,7 +303,7 @@ class TaroccoBolognese(TrickPlay, Variant):
             declarer=None,
             partners=((seat + 2) % PLAYERS,) if seat is not None else (),
             called="",
-            legal=tuple(self.legal_moves(s)) if seat is not None and seat == s.turn else (),
+            legal=self.legal_for(s, seat),
             result=self.result(s),
         )
 

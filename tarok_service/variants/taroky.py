@@ -286,7 +286,7 @@ class Taroky(TrickPlay, Variant):
 
     def view(self, state: HandState, seat: int | None) -> View:
         s = st(state)
-        legal = tuple(self.legal_moves(s)) if seat is not None and seat == s.turn else ()
+        legal = self.legal_for(s, seat)
         return build_view(s, seat, legal, self.result(s) if s.finished else None)
 
     def label(self, state: HandState, move: Move) -> str:

@@ -152,7 +152,7 @@ class Zwanzigerrufen(TrickPlay, Variant):
 
     def view(self, state: HandState, seat: int | None) -> View:
         s = st(state)
-        legal = tuple(self.legal_moves(s)) if seat is not None and seat == s.turn else ()
+        legal = self.legal_for(s, seat)
         return build_view(self, s, seat, legal)
 
     def label(self, state: HandState, move: Move) -> str:
