@@ -112,6 +112,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
         choices=("groups", "free"),
     ),
     OptionSpec(
+        "double_pagat_failure",
+        "double",
+        "Both pagats of one side in the last trick, losing it with nothing announced: the "
+        "side pays the silent double pagat ultimo, or the silent single one",
+        choices=("double", "single"),
+    ),
+    OptionSpec(
         "six_forehand_only",
         True,
         "Six (the lowest call game) and klop are forehand's only, as three is in ordinary tarok",

@@ -84,6 +84,8 @@ def side_event(
         made = last.winner in team
     if not mine:
         return None
+    if not made and group[0] == dd.PAGAT_ULTIMO and s.rules.opt("double_pagat_failure") == "single":
+        return group[0], made
     return group[min(len(mine), len(group)) - 1], made
 
 

@@ -106,27 +106,32 @@ def _normal(
     valat_side = _valat_side(variant, s)
     announcer = s.announcer(d.VALAT_BONUS)
     extra: list[ScoreLine] = []
+    # `won` is whether the declarer made his contract (what crosses out a radelc): a valat
+    # decides it when one was made or the declarer side's own announcement failed; an
+    # opponents' failed valat leaves it to the card points.
+    contract_made = team_points > variant.half
     if announcer is not None:
         sign = _side_sign(s, announcer)
         made = valat_side == sign
         value = sign * (1 if made else -1) * 500 * k.multiplier(s.level(d.VALAT_BONUS))
         line = ScoreLine("valat (announced)", value)
+        won_game = (sign > 0) if made else (sign < 0 and contract_made)
         if made or s.rules.opt("failed_announced_valat_mode") == "valat_only":
-            return value, value > 0, [line]
+            return value, won_game, [line]
         extra.append(line)
     elif valat_side:
         value = valat_side * 250 * k.multiplier(s.level(d.GAME))
         return value, valat_side > 0, [ScoreLine("valat (silent)", value)]
     diff = team_points - variant.half
     rounded = round5(diff) if s.rules.flag("round_difference") else diff
-    won = team_points > variant.half
+    won = contract_made
     mult = k.multiplier(s.level(d.GAME))
     lines = [
         ScoreLine(c.id, (c.value if won else -c.value) * mult),
         ScoreLine("difference", rounded * mult),
     ]
     lines += variant.bonus_lines(s) + extra
-    won = won and not extra
+    won = won and not (extra and _side_sign(s, announcer) > 0)
     return sum(line.points for line in lines), won, lines
 
 

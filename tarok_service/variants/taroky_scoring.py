@@ -133,16 +133,21 @@ def valat_side(s: TarokyState) -> int:
 
 
 def _valat(s: TarokyState) -> list[ScoreLine]:
-    """Valat, judged per side and added to the score (5.7 item 5)."""
+    """Valat, judged per side and added to the score: an announced valat is made or fails;
+    a side that takes every trick without having announced it scores the silent valat, even
+    when the other side's announcement is what failed."""
     side = valat_side(s)
     announcer = s.announcer(d.VALAT)
+    lines: list[ScoreLine] = []
     if announcer is not None:
         sign = 1 if announcer in s.team() else -1
         amount = binding_value(s.rules, d.VALAT, True) * (1 if side == sign else -1)
-        return pay(s, "valat (announced)", sign * amount)
+        lines = pay(s, "valat (announced)", sign * amount)
+        if side != -sign:
+            return lines
     if side == 0:
-        return []
-    return pay(s, "valat (silent)", side * binding_value(s.rules, d.VALAT, False))
+        return lines
+    return lines + pay(s, "valat (silent)", side * binding_value(s.rules, d.VALAT, False))
 
 
 def varsava_payment(points: int, doubled: bool) -> int:

@@ -95,14 +95,13 @@ def third_choice(s: TarokyState, choice: str) -> TarokyState:
 
 
 def discardable(s: TarokyState, seat: int) -> list[Card]:
-    """Cards `seat` may discard: no king, no trul card, not the called tarok (it makes the
-    team); taroks (face up) only when forced if the table says so."""
+    """Cards `seat` may discard: no king, no trul card; taroks (face up, the called one
+    too: the team is fixed when the talon is handed out) only when forced if the table says
+    so."""
     allowed = [
         c
         for c in s.hands[seat]
-        if not (c.rank == KING and not c.is_tarok)
-        and not (c.is_tarok and c.rank in TRUL_RANKS)
-        and c != s.called
+        if not (c.rank == KING and not c.is_tarok) and not (c.is_tarok and c.rank in TRUL_RANKS)
     ]
     if s.rules.flag("discard_taroks_only_if_forced"):
         return [c for c in allowed if not c.is_tarok] or allowed

@@ -11,13 +11,13 @@ from .taroky_state import DECK, THIRD_TALON, TarokyState
 
 def partner_known(s: TarokyState, seat: int | None) -> bool:
     """Whether `seat` knows the partner: he is the partner, or the partner showed himself by
-    playing the called card or giving a reflek."""
+    discarding the called tarok (face up), playing it or giving a reflek."""
     if s.partner is None:
         return False
     if seat == s.partner:
         return True
     played = any((s.partner, s.called) in t.plays for t in s.tricks)
-    played = played or (s.partner, s.called) in s.trick
+    played = played or (s.partner, s.called) in s.trick or (s.partner, s.called) in s.discards
     reflek = any(f.seat == s.partner and f.kind == "kontra" and f.level % 2 == 0 for f in s.facts)
     return played or reflek
 

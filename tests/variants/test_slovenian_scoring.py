@@ -329,10 +329,11 @@ def test_klop_and_radelc_mode_own_and_end_penalty_option() -> None:
     assert SLOVENIAN.close(m).totals == (-250, -220, -240, -230)
 
 
-def test_opponents_failed_announced_valat_counts_as_a_win_for_the_declarer() -> None:
+def test_opponents_failed_announced_valat_scores_for_the_declarer_but_is_no_win() -> None:
+    """The failed valat pays the declarer, yet with 30 card points he lost his contract."""
     state = finished(
         "three", points_pile(30), announced=((d.VALAT_BONUS, 1),), levels=((d.VALAT_BONUS, 2),)
     )
     result = SLOVENIAN.result(state)
     assert result is not None
-    assert result.totals[0] == 2000 and result.won
+    assert result.totals[0] == 2000 and result.won is False
