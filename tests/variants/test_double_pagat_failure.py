@@ -4,6 +4,8 @@ The side pays the silent double pagat ultimo by default, or the single one with 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from . import double_tarok_helpers as dth
@@ -13,7 +15,9 @@ from . import double_tarok_helpers as dth
 LAST = ("T1.1", "T5.1", "T1.2", "H4.1")
 
 
-def last_trick_lines(**options: str) -> dict[str, int]:
+def last_trick_lines(failure: str | None = None) -> dict[str, int]:
+    """The score lines after the last trick; `failure` None keeps the table default."""
+    options: dict[str, Any] = {} if failure is None else {"double_pagat_failure": failure}
     state = dth.playing("three", LAST, declarer=0, partners=(2,), called="HK.1", **options)
     state = dth.play(state, *LAST)
     assert state.tricks[-1].winner == 1
@@ -27,7 +31,7 @@ def test_default_charges_the_silent_double_pagat_ultimo() -> None:
 
 
 def test_option_single_charges_the_silent_single_pagat_ultimo() -> None:
-    lines = last_trick_lines(double_pagat_failure="single")
+    lines = last_trick_lines("single")
     assert lines["pagat ultimo (silent)"] == -25
     assert "double pagat ultimo (silent)" not in lines
 
