@@ -12,8 +12,8 @@ What the view shows about hidden cards:
   winners in varšava (those given are face up);
 - the discards: one fact per card, taroks face up; the others are suit cards but no king;
 - the call: XVIII called means the declarer held XIX, XVII means XIX and XVIII; the called
-  tarok is in a hand (it may not be discarded), the partner's once he is known, never of a
-  seat that gave a flek;
+  tarok is in a hand or among the face-up discards, the partner's once he is known, never of
+  a seat that gave a flek;
 - an announced pagat: the announcer holds it;
 - the revealing declarations (every seat's, at the start of play): the number of taroks and
   the honours of each hand; these are met by swapping cards after the deal (`repair`).
@@ -227,6 +227,8 @@ class TarokySampler:
         piles = tuple(tuple(c for who, c in discards if who == s) for s in range(n))
         declarer, called = view.declarer, DECK.by_code.get(view.called)
         holder = next((s for s, h in enumerate(hands) if called in h), None)
+        if holder is None:  # laid away (face up) by its holder
+            holder = next((s for s, c in discards if c == called), None)
         received = [(view.seat, c) for c in known.received]
         if declarer != view.seat:
             received += [(declarer, c) for c in known.taken]

@@ -33,7 +33,15 @@ from ..engine.variant import Variant
 from ..engine.view import View
 from ..variants import zwanzigerrufen_data as d
 from ..variants.zwanzigerrufen import ZWANZIGERRUFEN, needs_redeal
-from ..variants.zwanzigerrufen_auction import ANNOUNCE, BID, CALLED, KONTRA, PASS, suit_cards
+from ..variants.zwanzigerrufen_auction import (
+    ANNOUNCE,
+    BID,
+    CALLED,
+    END,
+    KONTRA,
+    PASS,
+    suit_cards,
+)
 from ..variants.zwanzigerrufen_state import AUCTION, ZwanzigerState, st
 from ..variants.zwanzigerrufen_view import shows_playing_side
 from .sampling import (
@@ -190,8 +198,8 @@ class ZwanzigerSampler:
         while state.phase == AUCTION:
             if i < len(moves) and moves[i][0] == state.turn:
                 move, i = moves[i][1], i + 1
-            else:
-                move = Move(PASS)
+            else:  # no more statements this turn: end it, or it was a pass
+                move = Move(END) if st(state).speaking else Move(PASS)
             state = self.variant.apply(state, move, check=False)
         if i != len(moves) or st(state).facts != view.facts or state.phase != TRICKS:
             return None

@@ -42,6 +42,8 @@ PAGAT_NOT_HELD = "PAGAT_NOT_HELD"
 NOT_IN_COLOUR_SOLO = "NOT_IN_COLOUR_SOLO"
 KONTRA_WRONG_SIDE = "KONTRA_BY_WRONG_SIDE"
 KONTRA_LIMIT = "KONTRA_LIMIT_REACHED"
+TURN_STARTED = "TURN_ALREADY_STARTED"  # a pass or a second game after a statement this turn
+NOTHING_SAID = "NOTHING_SAID_THIS_TURN"  # ending a turn in which nothing was said
 
 
 @dataclass(frozen=True, slots=True)

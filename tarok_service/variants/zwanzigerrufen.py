@@ -166,6 +166,8 @@ class Zwanzigerrufen(TrickPlay, Variant):
         if move.kind == auction.KONTRA:
             name = d.KONTRA_NAMES[s.level(move.value) + 1].capitalize()
             return f"{name} on {move.value.replace('_', ' ')}"
+        if move.kind == auction.END:
+            return "End the turn"
         return "Pass (Naprej)" if move.kind == auction.PASS else move.kind.capitalize()
 
 

@@ -1,9 +1,10 @@
 """The combined Zwanzigerrufen auction: games, additions and kontras in one round (RULES 4.2).
 
-Each turn a player passes ("Naprej"), announces a higher game (`bid:<game>`), an addition for
-his own side (`announce:absolut|pagat|valat`) or raises the kontra level of one item
-(`kontra:<item>`). Three passes in a row end the auction. Every move is checked by `check`,
-which returns the stable reason code of the first restriction broken (None when legal).
+A turn is either a pass ("Naprej") or one or more statements ended by `end`: first, if he
+may, a higher game (`bid:<game>`), then any additions for his own side
+(`announce:absolut|pagat|valat`) and kontras on single items (`kontra:<item>`). Three turns in
+a row that were passes end the auction. Every move is checked by `check`, which returns the
+stable reason code of the first restriction broken (None when legal).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from ..engine.view import Fact
 from . import zwanzigerrufen_data as d
 from .zwanzigerrufen_state import ZwanzigerState
 
-BID, PASS, ANNOUNCE, KONTRA = "bid", "pass", "announce", "kontra"
+BID, PASS, ANNOUNCE, KONTRA, END = "bid", "pass", "announce", "kontra", "end"
 CALLED = "call"  # the public fact naming the called tarok
 CODES = tarock40().codes
 
 CANDIDATES: tuple[Move, ...] = (
     Move(PASS),
+    Move(END),
     *(Move(BID, g) for g in d.GAMES),
     *(Move(ANNOUNCE, a) for a in d.ADDITIONS),
     *(Move(KONTRA, i) for i in d.KONTRA_ITEMS),
@@ -59,7 +61,9 @@ def must_kontra(s: ZwanzigerState, seat: int) -> bool:
 def check(s: ZwanzigerState, seat: int, move: Move) -> str | None:
     """The reason `move` is not allowed for `seat` now, or None when it is legal."""
     if move.kind == PASS:
-        return _check_pass(s, seat)
+        return m.TURN_STARTED if s.speaking else _check_pass(s, seat)
+    if move.kind == END:
+        return _check_end(s, seat)
     if move.kind == BID:
         return _check_bid(s, seat, move.value)
     if move.kind == ANNOUNCE:
@@ -77,9 +81,19 @@ def _check_pass(s: ZwanzigerState, seat: int) -> str | None:
     return None
 
 
+def _check_end(s: ZwanzigerState, seat: int) -> str | None:
+    if not s.speaking:
+        return m.NOTHING_SAID
+    if must_kontra(s, seat):
+        return m.TRULL_MUST_KONTRA
+    return None
+
+
 def _check_bid(s: ZwanzigerState, seat: int, game: str) -> str | None:
     if game not in d.GAMES:
         return m.UNKNOWN_MOVE
+    if s.speaking:
+        return m.TURN_STARTED
     if game == d.CALL and seat != s.forehand:
         return m.CALL_FOREHAND_ONLY
     if seat in s.accepted:
@@ -151,19 +165,24 @@ def legal(s: ZwanzigerState) -> list[Move]:
 
 
 def apply(s: ZwanzigerState, move: Move) -> HandState:
-    """The state after a legal auction move."""
+    """The state after a legal auction move: a pass or `end` passes the turn on, a statement
+    leaves it with the speaker."""
     assert s.turn is not None
     seat = s.turn
     if move.kind == PASS:
         if s.passes + 1 == s.players - 1:
             return start_tricks(s, s.forehand, passes=0, accepted=s.accepted | {seat})
         s = evolve(s, passes=s.passes + 1, accepted=s.accepted | {seat})
-    elif move.kind == BID:
-        s = _new_game(s, seat, move.value)
-    elif move.kind == ANNOUNCE:
-        s = _announce(s, seat, move.value)
+    elif move.kind == END:
+        s = evolve(s, speaking=False)
     else:
-        s = _raise(s, seat, move.value)
+        if move.kind == BID:
+            s = _new_game(s, seat, move.value)
+        elif move.kind == ANNOUNCE:
+            s = _announce(s, seat, move.value)
+        else:
+            s = _raise(s, seat, move.value)
+        return evolve(s, speaking=True)
     return evolve(s, turn=s.next_seat(seat))
 
 

@@ -24,7 +24,8 @@ class ZwanzigerState(HandState):
     accepted: frozenset[int] = frozenset()  # passed or added: no higher game any more
     announced: tuple[tuple[str, int], ...] = ()  # (item, seat), items of the current game
     levels: tuple[tuple[str, int], ...] = ()  # (item, kontra level)
-    passes: int = 0
+    passes: int = 0  # turns in a row that were passes
+    speaking: bool = False  # the seat to move has made a statement this turn
     mond_caught: int | None = None  # seat whose mond the skis won (mondfang)
     facts: tuple[Fact, ...] = ()
 

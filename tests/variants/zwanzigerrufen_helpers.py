@@ -59,9 +59,16 @@ def moves(text: str) -> list[Move]:
 
 
 def say(state: HandState, text: str) -> ZwanzigerState:
-    """Apply moves (checked) in order."""
-    for move in moves(text):
-        state = VARIANT.apply(state, move)
+    """Play auction turns (checked) in order, e.g. "bid:solo+announce:absolut pass pass pass".
+
+    Each space-separated word is one turn: a pass, or statements joined by "+" that are
+    ended by the `end` move; outside the auction each word is one move."""
+    for turn in text.split():
+        said = [Move.parse(mid) for mid in turn.split("+")]
+        for move in said:
+            state = VARIANT.apply(state, move)
+        if state.phase == "auction" and said[-1].kind not in ("pass", "end"):
+            state = VARIANT.apply(state, Move("end"))
     assert isinstance(state, ZwanzigerState)
     return state
 
