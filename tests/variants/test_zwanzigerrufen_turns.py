@@ -114,4 +114,4 @@ def test_trull_holder_must_kontra_before_ending_his_turn() -> None:
 def test_end_label() -> None:
     s = step(dealt(STRONG_0), "bid:solo")
     assert VARIANT.label(s, Move("end")) == "End the turn"
-    assert [mv.id for mv in VARIANT.legal_moves(s)][0] == "end"
+    assert VARIANT.legal_moves(s)[0].id == "end"  # the first legal move: the default one
