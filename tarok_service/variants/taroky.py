@@ -298,10 +298,8 @@ class Taroky(TrickPlay, Variant):
         if move.kind == PASS:
             passes = {BIDDING: "Dobrá (accept)", VARSAVA_CHOICE: "Play the basic obligation"}
             return passes.get(s.phase, "Pass")
-        if move.kind == talon.TALON:
-            return f"{move.value.capitalize()} the talon cards " + " ".join(
-                DECK.labels[c] for c in talon.third_group(s)
-            )
+        if move.kind == talon.TALON:  # the label is public: it names no hidden card
+            return f"{move.value.capitalize()} the three talon cards looked at"
         if move.kind == ANNOUNCE:
             return f"Announce {d.BINDING_NAMES[move.value]}"
         return k.name(s.flek + 1, k.FLEK_NAMES).capitalize()

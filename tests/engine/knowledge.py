@@ -206,3 +206,17 @@ def check_viewer(k: Knowledge, variant: Variant, state: HandState, viewer: Viewe
     if view.result is not None:
         for line in view.result.lines:
             check_text(k, deck, viewer, line.item, "score line")
+
+
+def check_move_made(
+    k: Knowledge, variant: Variant, before: HandState, move: Move, viewers: Iterable[Viewer]
+) -> None:
+    """The label of a move just made (`k` already knows what it showed) goes to every viewer
+    that may see the move: those that now know every card its id names."""
+    deck = variant.deck(before.rules)
+    label = variant.label(before, move)
+    for viewer in viewers:
+        if viewer == before.turn:
+            continue
+        if mentioned(deck, move.value) <= k.of(viewer) | k.named:
+            check_text(k, deck, viewer, label, f"label of the move made {move.id}")

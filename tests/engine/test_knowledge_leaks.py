@@ -15,7 +15,7 @@ from tarok_service.engine.view import Fact
 from tarok_service.variants.slovenian import Slovenian
 from tarok_service.variants.slovenian_state import st
 
-from .knowledge import Knowledge, Leak, check_text, check_viewer, mentioned
+from .knowledge import Knowledge, Leak, check_move_made, check_text, check_viewer, mentioned
 
 CASES = [(v, n) for v in all_variants() for n in v.player_counts]
 
@@ -64,6 +64,7 @@ def playout(variant: Variant, players: int, seed: int) -> int:
         move = pick(rng, variant.legal_moves(state))
         after = variant.apply(state, move)
         k.observe(state, move, after)
+        check_move_made(k, variant, state, move, viewers)
         state, moves = after, moves + 1
 
 

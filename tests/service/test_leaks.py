@@ -1,11 +1,13 @@
 """No seat ever receives a card it may not see, for every registered variant and player count.
 
 Everything a seat (and a spectator) receives during play is recorded: views after every
-move, watch streams with views, and the filtered log now and then. Afterwards the complete
-log is replayed through the engine to learn when each card first became visible to each
-viewer (`variant.view(state, seat)`: visible cards, the called card, public facts). Every
-Card message a viewer received - and every card code in a move id - must have been visible
-to that viewer, in that deal, at the version of the message.
+move, watch streams with views, the filtered log now and then, and the errors of illegal
+moves. Afterwards the complete log is replayed through the engine and the knowledge model of
+`tests/engine/knowledge.py` (written from the rules, not from `variant.view`) to learn when
+each card first became known to each viewer. Every Card message a viewer received, and every
+card named by code or label in any string it received (move ids and labels, fact values, the
+called cards, score lines, public group names, error messages), must have been known to that
+viewer, in that deal, at the version of the message; a card named by a call may be named.
 """
 
 from __future__ import annotations
@@ -15,20 +17,43 @@ import re
 import threading
 from collections.abc import Iterator
 
+import grpc
 import pytest
 from google.protobuf.message import Message
 from tarok_proto.tarok.v1 import events_pb2, views_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
+from tarok_service.engine.cards import Deck
 from tarok_service.engine.moves import Move
-from tarok_service.engine.state import HandState
-from tarok_service.engine.variant import Variant, all_variants, find_variant
+from tarok_service.engine.variant import all_variants, find_variant
 
-from .harness import PLAYING, ServerThread, choose, new_table, view
+from ..engine.knowledge import Knowledge, mentioned
+from .harness import PLAYING, ServerThread, choose, new_table, reason_of, view
 
 Seen = dict[tuple[int, int | None, str], int]  # (deal, viewer, card code) -> first version
 CASES = [(v.id, n) for v in all_variants() for n in v.player_counts]
+NAMED = -1  # the viewer key under which cards named by a call are recorded
+# String fields that carry no game text (ids, tokens, names chosen by clients, option maps).
+NOT_GAME_TEXT = frozenset(
+    {"table_id", "token", "tokens", "tournament_id", "request_id", "variant", "json", "bot"}
+)
+
+
+def strings_in(message: Message) -> Iterator[tuple[str, str]]:
+    """(field name, text) of every string anywhere inside `message` that may carry game
+    text; a call move names its card without saying where it lies, so its id is skipped."""
+    if message.DESCRIPTOR.full_name == "tarok.v1.LegalMove" and message.kind == "call":  # type: ignore[attr-defined]
+        return
+    for field, value in message.ListFields():
+        if field.message_type is not None:
+            if field.message_type.GetOptions().map_entry:
+                continue
+            for item in value if field.is_repeated else [value]:
+                yield from strings_in(item)
+        elif field.type == field.TYPE_STRING and field.name not in NOT_GAME_TEXT:
+            for text in value if field.is_repeated else [value]:
+                yield field.name, text
 
 
 def cards_in(message: Message) -> Iterator[str]:
@@ -53,6 +78,8 @@ class Recorder:
 
     def __init__(self) -> None:
         self.items: list[tuple[int | None, Message]] = []
+        # (viewer, deal, version, card code submitted, error text) of refused moves
+        self.errors: list[tuple[int | None, int, int, str, str]] = []
         self.lock = threading.Lock()
 
     def add(self, viewer: int | None, message: Message) -> None:
@@ -91,52 +118,93 @@ def play_recording(
         turn = public.hand.turn
         mine = view(stub, tokens[turn])
         rec.add(turn, mine)
+        if moves % 9 == 4:
+            refuse(stub, tokens[turn], turn, mine, rec, rng)
         stub.SubmitMove(svc.SubmitMoveRequest(token=tokens[turn], move_id=choose(mine, rng)))
         moves += 1
 
 
-def known(variant: Variant, hand: HandState, viewer: int | None) -> set[str]:
-    deck = variant.deck(hand.rules)
-    shown = variant.view(hand, viewer)
-    codes = {deck.codes[c] for c in shown.visible_cards()}
-    codes.update(f.value for f in shown.facts if f.value in deck.by_code)
-    if shown.called:
-        codes.add(shown.called)
-    return codes
+def refuse(
+    stub: svc_grpc.TarokServiceStub,
+    token: str,
+    seat: int,
+    mine: views_pb2.TableView,
+    rec: Recorder,
+    rng: random.Random,
+) -> None:
+    """Submit a move naming a card the seat does not hold; record the error it gets."""
+    variant = find_variant(mine.variant)
+    deck = variant.deck(variant.make_rules(len(mine.seats), dict(mine.options)))
+    held = {c.code for c in mine.hand.cards}
+    code = rng.choice([c for c in deck.by_code if c not in held])
+    kind = mine.hand.legal_moves[0].kind
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.SubmitMove(svc.SubmitMoveRequest(token=token, move_id=f"{kind}:{code}"))
+    _, reason, metadata = reason_of(caught.value)
+    details = caught.value.details() if isinstance(caught.value, grpc.Call) else ""
+    text = " ".join([details or "", reason, *metadata.values()])
+    rec.errors.append((seat, mine.deal_number, mine.version, code, text))
 
 
-def first_seen(log: events_pb2.TableLog, viewers: list[int | None]) -> Seen:
-    """Replay the complete log with the engine: when each card became visible to whom."""
+def first_seen(log: events_pb2.TableLog, viewers: list[int | None]) -> tuple[Seen, Deck]:
+    """Replay the complete log with the engine and the knowledge model: when each card became
+    known to whom (and, under the viewer NAMED, when a call named it)."""
     created = log.events[0].table_created
     variant = find_variant(created.variant)
     rules = variant.make_rules(created.players, dict(created.options))
     deck = variant.deck(rules)
     seen: Seen = {}
-    hand, deal = None, 0
+    hand, deal, model = None, 0, None
     for event in log.events:
         kind = event.WhichOneof("body")
         if kind == "hand_dealt":
             d = event.hand_dealt
             deal = d.deal_number
             hand = variant.deal(rules, [deck.by_code[c] for c in d.order], d.dealer)
+            model = Knowledge.dealt(variant, hand)
         elif kind == "move_made":
-            assert hand is not None
-            hand = variant.apply(hand, Move.parse(event.move_made.move_id), check=False)
-        if hand is None or kind not in ("hand_dealt", "move_made"):
+            assert hand is not None and model is not None
+            move = Move.parse(event.move_made.move_id)
+            after = variant.apply(hand, move, check=False)
+            model.observe(hand, move, after)
+            hand = after
+        if model is None or kind not in ("hand_dealt", "move_made"):
             continue
         for viewer in viewers:
-            for code in known(variant, hand, viewer):
-                seen.setdefault((deal, viewer, code), event.version)
-    return seen
+            for card in model.of(viewer):
+                seen.setdefault((deal, viewer, deck.codes[card]), event.version)
+        for card in model.named:
+            seen.setdefault((deal, NAMED, deck.codes[card]), event.version)
+    return seen, deck
 
 
-def check_view(seen: Seen, viewer: int | None, v: views_pb2.TableView) -> None:
+def may_know(seen: Seen, deal: int, viewer: int | None, code: str, version: int) -> bool:
+    for who in (viewer, NAMED):
+        first = seen.get((deal, who, code))
+        if first is not None and first <= version:
+            return True
+    return False
+
+
+def check_strings(
+    seen: Seen, deck: Deck, viewer: int | None, message: Message, deal: int, version: int
+) -> None:
+    for name, text in strings_in(message):
+        for card in mentioned(deck, text):
+            code = deck.codes[card]
+            assert may_know(seen, deal, viewer, code, version), (viewer, name, text, version)
+
+
+def check_view(seen: Seen, deck: Deck, viewer: int | None, v: views_pb2.TableView) -> None:
     for code in cards_in(v):
         first = seen.get((v.deal_number, viewer, code))
         assert first is not None and first <= v.version, (viewer, code, v.version, first)
+    check_strings(seen, deck, viewer, v, v.deal_number, v.version)
 
 
-def check_events(seen: Seen, viewer: int | None, events: list[events_pb2.Event], deal: int) -> int:
+def check_events(
+    seen: Seen, deck: Deck, viewer: int | None, events: list[events_pb2.Event], deal: int
+) -> int:
     """Check log/stream events in order; returns the deal number reached."""
     for event in events:
         kind = event.WhichOneof("body")
@@ -148,28 +216,30 @@ def check_events(seen: Seen, viewer: int | None, events: list[events_pb2.Event],
         codes = list(cards_in(event))
         if kind == "move_made":
             value = Move.parse(event.move_made.move_id).value
-            codes += [t for t in re.split(r"[,+]", value) if t]
-            codes = [c for c in codes if any(k[2] == c for k in seen)]
+            codes += [t for t in re.split(r"[,+]", value) if t in deck.by_code]
         for code in codes:
-            first = seen.get((deal, viewer, code))
-            assert first is not None and first <= event.version, (viewer, code, event.version)
+            assert may_know(seen, deal, viewer, code, event.version), (viewer, code, event.version)
+        check_strings(seen, deck, viewer, event, deal, event.version)
     return deal
 
 
-def check(seen: Seen, viewer: int | None, message: Message, deals: dict[int | None, int]) -> None:
+def check(
+    seen: Seen, deck: Deck, viewer: int | None, message: Message, deals: dict[int | None, int]
+) -> None:
     if isinstance(message, views_pb2.TableView):
-        check_view(seen, viewer, message)
+        check_view(seen, deck, viewer, message)
     elif isinstance(message, events_pb2.TableLog):
         if message.complete:  # the table had finished: everything may be shown
             assert message.events[-1].HasField("table_closed")
             return
-        check_events(seen, viewer, list(message.events), 0)
+        check_events(seen, deck, viewer, list(message.events), 0)
     elif isinstance(message, svc.WatchTableResponse):
         item = message.WhichOneof("item")
         if item == "view":
-            check_view(seen, viewer, message.view)
+            check_view(seen, deck, viewer, message.view)
         elif item == "event":
-            deals[viewer] = check_events(seen, viewer, [message.event], deals.get(viewer, 0))
+            events = [message.event]
+            deals[viewer] = check_events(seen, deck, viewer, events, deals.get(viewer, 0))
 
 
 @pytest.mark.parametrize(("variant_id", "players"), CASES)
@@ -188,10 +258,15 @@ def test_no_seat_receives_a_card_it_may_not_see(
         thread.join(60)
     complete = stub.GetTableLog(svc.GetTableLogRequest(token=spectator)).log
     assert complete.complete
-    seen = first_seen(complete, list(tokens))
+    seen, deck = first_seen(complete, list(tokens))
     deals: dict[int | None, int] = {}
     for viewer, message in rec.items:
-        check(seen, viewer, message, deals)
+        check(seen, deck, viewer, message, deals)
+    for viewer, deal, version, submitted, text in rec.errors:
+        for card in mentioned(deck, text):
+            code = deck.codes[card]
+            ok = code == submitted or may_know(seen, deal, viewer, code, version)
+            assert ok, (viewer, text)
     counts = {v: sum(1 for w, _ in rec.items if w == v) for v in tokens}
     assert all(n > 10 for n in counts.values())
 
@@ -201,9 +276,33 @@ def test_the_checker_catches_a_leak(server: ServerThread) -> None:
     _, tokens = new_table(stub, players=4)
     mine, other = view(stub, tokens[0]), view(stub, tokens[1])
     seen: Seen = {(mine.deal_number, 0, c.code): 1 for c in mine.hand.cards}
-    check_view(seen, 0, mine)
+    variant = find_variant(mine.variant)
+    deck = variant.deck(variant.make_rules(4))
+    check_view(seen, deck, 0, mine)
     with pytest.raises(AssertionError):
-        check_view(seen, 0, other)  # seat 1's cards in a message to seat 0
+        check_view(seen, deck, 0, other)  # seat 1's cards in a message to seat 0
+
+
+def test_the_checker_catches_a_leaked_string(server: ServerThread) -> None:
+    """A card named only in a string (a fact value, a label) is caught like a Card message."""
+    stub = server.stub
+    _, tokens = new_table(stub, players=4)
+    mine, other = view(stub, tokens[0]), view(stub, tokens[1])
+    seen: Seen = {(mine.deal_number, 0, c.code): 1 for c in mine.hand.cards}
+    variant = find_variant(mine.variant)
+    deck = variant.deck(variant.make_rules(4))
+    check_view(seen, deck, 0, mine)
+    hidden = other.hand.cards[0]
+    as_fact = views_pb2.TableView()
+    as_fact.CopyFrom(mine)
+    as_fact.hand.facts.add(seat=1, kind="discard", value=hidden.code)
+    with pytest.raises(AssertionError):
+        check_view(seen, deck, 0, as_fact)
+    as_label = views_pb2.TableView()
+    as_label.CopyFrom(mine)
+    as_label.hand.legal_moves.add(id="pass", kind="pass", label=f"Pass, seat 1 has {hidden.label}")
+    with pytest.raises(AssertionError):
+        check_view(seen, deck, 0, as_label)
 
 
 def test_concealed_discards_are_hidden_from_the_others(server: ServerThread) -> None:

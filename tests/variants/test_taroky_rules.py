@@ -318,5 +318,6 @@ def test_bonus_table_and_labels() -> None:
     s = play(s, "bid:third")
     assert TAROKY.label(s, Move("pass")) == "Dobrá (accept)"
     s = play(s, "pass pass pass")
-    assert TAROKY.label(s, Move("talon", "keep")) == "Keep the talon cards III II ♣7"
+    # a made move's label goes to every seat: it must not name the cards looked at
+    assert TAROKY.label(s, Move("talon", "keep")) == "Keep the three talon cards looked at"
     assert TAROKY.label(s, Move("talon", "reject")).startswith("Reject")
