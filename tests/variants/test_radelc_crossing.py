@@ -8,13 +8,14 @@ from dataclasses import replace
 
 from tarok_service.engine.counting import in_threes
 from tarok_service.engine.match import MatchState
+from tarok_service.engine.moves import Move
 from tarok_service.engine.state import SCORED, Trick
 from tarok_service.variants import double_tarok_data as dd
 from tarok_service.variants import slovenian_data as d
 from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
 
 from . import double_tarok_helpers as dth
-from .slovenian_helpers import DECK, cards, finished, rules
+from .slovenian_helpers import DECK, cards, finished, order_for, rules
 
 # The declarer's only trick: the queen of spades with three small spades (4 card points).
 DECLARER_TRICK = "SQ S7 S8 S9"
@@ -24,6 +25,42 @@ def with_radelc(players: int, seat: int = 0, variant_rules: object = None) -> Ma
     m = MatchState.start(players, 4, 0, variant_rules)  # type: ignore[arg-type]
     radelci = tuple(1 if i == seat else 0 for i in range(players))
     return replace(m, radelci=radelci)
+
+
+# A played hand (dealer 3, seat 0 forehand). Seat 3 holds the skis and nothing else of use.
+PLAYED_HANDS = (
+    "T4 T21 T20 T19 T18 T17 CK CQ CC DK DQ DC",
+    "T1 T16 T15 T14 T13 T12 H1 H2 H3 H4 HQ HC",
+    "T11 T10 T9 T7 T6 T5 D1 D2 D3 D4 DJ HJ",
+    "T22 SK SQ SC SJ S10 S9 CJ C10 C9 C8 C7",
+)
+PLAYED_TALON = "T2 T3 HK T8 S7 S8"
+# Seat 3 plays solo one, takes the II from the talon and lays it away; seat 0 announces valat.
+AUCTION = "pass pass bid:solo_one pass bid:solo_one talon:0 discard:T2 pass announce:valat"
+# The twelve tricks: seat 3 wins only the first, with the skis (IIII, I, V, skis).
+PLAYS = (
+    "T4 T1 T5 T22 CJ CK T12 T6 T13 T7 C10 T17 T18 T14 T9 C9 T19 T15 T10 C8 T20 T16 T11 C7 "
+    "T21 HQ HJ SK DK HC DJ SQ DQ H1 D1 SC DC H2 D2 SJ CQ H3 D3 S10 CC H4 D4 S9"
+)
+
+
+def test_played_solo_one_lost_with_the_opponents_failed_valat_keeps_the_radelc() -> None:
+    state = SLOVENIAN.deal(rules(4), order_for(PLAYED_HANDS, PLAYED_TALON, dealer=3), 3)
+    for move_id in AUCTION.split():
+        state = SLOVENIAN.apply(state, Move.parse(move_id))
+    while state.phase == "announce":
+        state = SLOVENIAN.apply(state, Move("pass"))
+    for code in PLAYS.split():
+        state = SLOVENIAN.apply(state, Move("play", code))
+    assert state.finished and [t.winner for t in state.tricks] == [3, 1] + [0] * 10
+    result = SLOVENIAN.result(state)
+    assert result is not None and result.declarer == 3
+    assert result.side_points == (10, 60)  # II laid away + IIII, I, V, skis: 13 - 3
+    assert [(line.item, line.points) for line in result.lines] == [("valat (announced)", 500)]
+    assert result.won is False  # 10 card points: the contract is lost
+    m = SLOVENIAN.settle(with_radelc(4, 3, rules(4)), result)
+    assert m.totals == (0, 0, 0, 1000)
+    assert m.radelci == (1, 1, 1, 2)  # not crossed out; everybody draws one for the valat
 
 
 def test_four_players_solo_one_opponents_failed_valat_keeps_the_radelc() -> None:
