@@ -10,7 +10,7 @@ from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ..service.harness import ServerThread, expect_error
-from .helpers import wait_finished
+from .helpers import ORGANISER_KEY, wait_finished
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
@@ -23,7 +23,10 @@ def _create(stub: ts_grpc.TournamentServiceStub, **spec: object) -> object:
         "entrants": [tm.Entrant(name="a", bot="random"), tm.Entrant(name="b", bot="random")],
     }
     base.update(spec)
-    return stub.CreateTournament(ts.CreateTournamentRequest(spec=tm.TournamentSpec(**base)))
+    request = ts.CreateTournamentRequest(
+        spec=tm.TournamentSpec(**base), organiser_key=ORGANISER_KEY
+    )
+    return stub.CreateTournament(request)
 
 
 def test_bad_specs_name_the_field(server: ServerThread) -> None:
@@ -68,7 +71,7 @@ def test_unknown_tournaments_are_not_found(server: ServerThread) -> None:
 def test_progress_schedule_and_ratings_across_tournaments(server: ServerThread) -> None:
     entrants = [("rating-h", "heuristic"), ("rating-r", "random")]
     with connect(server.target) as client:
-        tours = Tournaments(client)
+        tours = Tournaments(client, ORGANISER_KEY)
         for seed in (1, 2):
             created = tours.create("slovenian", entrants, deals=2, players=3, seed=seed)
             wait_finished(server.target, created.tournament_id)

@@ -30,6 +30,7 @@ def _parser() -> argparse.ArgumentParser:
         "--secret", default=None, help="token signing secret (default: $TAROK_SECRET, else random)"
     )
     serve.add_argument("--heartbeat", type=float, default=10.0, help="watch heartbeat seconds")
+    tournament_cli.add_serve_options(serve)
     serve.add_argument(
         "--metrics-port",
         type=int,
@@ -116,6 +117,7 @@ def _serve(args: argparse.Namespace) -> int:
         log_format=args.log_format,
         drain_seconds=args.drain_seconds,
         grace_seconds=args.grace_seconds,
+        **tournament_cli.serve_config(args),
     )
     asyncio.run(serve(config))
     return 0

@@ -58,3 +58,9 @@ class TournamentServicer(ts_grpc.TournamentServiceServicer):
         self, request: ts.GetRatingsRequest, context: Ctx
     ) -> ts.GetRatingsResponse:
         return await self.app.get_ratings(request)
+
+    @unary
+    async def CancelTournament(
+        self, request: ts.CancelTournamentRequest, context: Ctx
+    ) -> ts.CancelTournamentResponse:
+        return await self.app.cancel_tournament(request)

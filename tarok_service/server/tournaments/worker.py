@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -30,11 +31,11 @@ from ..context import Context
 from ..table import FINISHED, TableState
 from . import games, log, ratings
 from .log import TournamentLogs, TournamentState
+from .spec import DEFAULT_CHECK_IN, DEFAULT_MAX_TIMEOUTS, DEFAULT_PARALLEL
 
 POLL_SECONDS = 1.0  # longest sleep between rounds (changes wake a worker at once)
 REGISTRY_POLL = 2.0
-DEFAULT_PARALLEL = 8
-DEFAULT_MAX_TIMEOUTS = 3
+MAX_PAUSE = 5.0  # longest pause a worker takes to keep to its share of the server
 logger = structlog.get_logger("tarok.tournament")
 
 
@@ -65,6 +66,7 @@ class Worker:
 
     async def run(self) -> None:
         while not self.ctx.stopping:
+            began = time.perf_counter()
             state = await self.logs.load(self.tournament_id)
             if state.finished:
                 await ratings.wrap_up(self.ctx, state)
@@ -82,6 +84,15 @@ class Worker:
             recorded = await self._record(state, outcomes)
             if not recorded and not any(o.acted for o in outcomes):
                 await self._wait(state, outcomes)
+            else:
+                await self._keep_to_share(time.perf_counter() - began)
+
+    async def _keep_to_share(self, busy: float) -> None:
+        """Pause after a round that took `busy` seconds, so that the tournament uses at most
+        its share of the server (`tournament_bot_share`) and other tables stay fast."""
+        share = self.ctx.config.tournament_bot_share
+        if 0 < share < 1:
+            await asyncio.sleep(min(busy * (1 / share - 1), MAX_PAUSE))
 
     # --- one table ----------------------------------------------------------------------
 
@@ -156,6 +167,11 @@ class Worker:
         running = sum(not o.finished for o in outcomes)
         parallel = state.spec.parallel_tables or DEFAULT_PARALLEL
         starting = state.unstarted()[: max(parallel - running, 0)]
+        if not state.started:  # the clocks start once the remote entrants have checked in
+            if check_in_open(state, self.ctx.clock()):
+                starting = []
+            else:
+                bodies += no_shows(state)
         for game in starting:
             table_id = games.table_id_of(state.tournament_id, game)
             bodies.append(tm.GameStarted(game=game, table_id=table_id))
@@ -222,6 +238,26 @@ def forfeits(state: TournamentState, outcomes: Iterable[Outcome]) -> list[tm.Ent
         for i, n in enumerate(counts)
         if n >= limit and i not in state.forfeited and not state.spec.entrants[i].bot
     ]
+
+
+def not_checked_in(state: TournamentState) -> list[int]:
+    """Remote entrants that have neither checked in nor forfeited."""
+    return [
+        i
+        for i, x in enumerate(state.spec.entrants)
+        if not x.bot and i not in state.checked_in and i not in state.forfeited
+    ]
+
+
+def check_in_open(state: TournamentState, now: float) -> bool:
+    """Whether the first tables still wait for remote entrants to check in."""
+    window = state.spec.check_in.ToNanoseconds() / 1e9 or DEFAULT_CHECK_IN
+    return bool(not_checked_in(state)) and now < state.created_at + window
+
+
+def no_shows(state: TournamentState) -> list[tm.EntrantForfeited]:
+    """EntrantForfeited for each remote entrant that did not check in in time."""
+    return [tm.EntrantForfeited(entrant=i, never_checked_in=True) for i in not_checked_in(state)]
 
 
 async def wait_any(ctx: Context, targets: dict[str, int], timeout: float) -> bool:

@@ -27,7 +27,7 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tarok_dot_v1_dot_tournaments
 from tarok_proto.tarok.v1 import views_pb2 as tarok_dot_v1_dot_views__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!tarok/v1/tournament_service.proto\x12\x08tarok.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1atarok/v1/tournaments.proto\x1a\x14tarok/v1/views.proto\"]\n\x17\x43reateTournamentRequest\x12&\n\x04spec\x18\x01 \x01(\x0b\x32\x18.tarok.v1.TournamentSpec\x12\x11\n\x04seed\x18\x02 \x01(\x03H\x00\x88\x01\x01\x42\x07\n\x05_seed\"<\n\x0c\x45ntrantToken\x12\x0f\n\x07\x65ntrant\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\"p\n\x18\x43reateTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12.\n\x0e\x65ntrant_tokens\x18\x02 \x03(\x0b\x32\x16.tarok.v1.EntrantToken\x12\r\n\x05games\x18\x03 \x01(\x05\"A\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x12\n\nwith_games\x18\x02 \x01(\x08\"E\n\x15GetTournamentResponse\x12,\n\ntournament\x18\x01 \x01(\x0b\x32\x18.tarok.v1.TournamentInfo\"/\n\x16WatchTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"G\n\x17WatchTournamentResponse\x12,\n\ntournament\x18\x01 \x01(\x0b\x32\x18.tarok.v1.TournamentInfo\"0\n\x17\x45xportTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"(\n\x18\x45xportTournamentResponse\x12\x0c\n\x04json\x18\x01 \x01(\t\"\x8b\x01\n\x14StreamMyTurnsRequest\x12\x0e\n\x06tokens\x18\x01 \x03(\t\x12\x36\n\x04seen\x18\x02 \x03(\x0b\x32(.tarok.v1.StreamMyTurnsRequest.SeenEntry\x1a+\n\tSeenEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\x7f\n\x06MyTurn\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\r\n\x05token\x18\x03 \x01(\t\x12!\n\x04view\x18\x04 \x01(\x0b\x32\x13.tarok.v1.TableView\x12\x15\n\rtournament_id\x18\x05 \x01(\t\x12\x0c\n\x04game\x18\x06 \x01(\x05\"E\n\tTurnsIdle\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06tables\x18\x02 \x01(\x05\"\x1b\n\tTurnsDone\x12\x0e\n\x06tables\x18\x01 \x01(\x05\"\x8b\x01\n\x15StreamMyTurnsResponse\x12 \n\x04turn\x18\x01 \x01(\x0b\x32\x10.tarok.v1.MyTurnH\x00\x12#\n\x04idle\x18\x02 \x01(\x0b\x32\x13.tarok.v1.TurnsIdleH\x00\x12#\n\x04\x64one\x18\x03 \x01(\x0b\x32\x13.tarok.v1.TurnsDoneH\x00\x42\x06\n\x04item\"$\n\x11GetRatingsRequest\x12\x0f\n\x07variant\x18\x01 \x01(\t\"7\n\x12GetRatingsResponse\x12!\n\x07ratings\x18\x01 \x03(\x0b\x32\x10.tarok.v1.Rating2\x92\x04\n\x11TournamentService\x12Y\n\x10\x43reateTournament\x12!.tarok.v1.CreateTournamentRequest\x1a\".tarok.v1.CreateTournamentResponse\x12P\n\rGetTournament\x12\x1e.tarok.v1.GetTournamentRequest\x1a\x1f.tarok.v1.GetTournamentResponse\x12X\n\x0fWatchTournament\x12 .tarok.v1.WatchTournamentRequest\x1a!.tarok.v1.WatchTournamentResponse0\x01\x12Y\n\x10\x45xportTournament\x12!.tarok.v1.ExportTournamentRequest\x1a\".tarok.v1.ExportTournamentResponse\x12R\n\rStreamMyTurns\x12\x1e.tarok.v1.StreamMyTurnsRequest\x1a\x1f.tarok.v1.StreamMyTurnsResponse0\x01\x12G\n\nGetRatings\x12\x1b.tarok.v1.GetRatingsRequest\x1a\x1c.tarok.v1.GetRatingsResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n!tarok/v1/tournament_service.proto\x12\x08tarok.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1atarok/v1/tournaments.proto\x1a\x14tarok/v1/views.proto\"t\n\x17\x43reateTournamentRequest\x12&\n\x04spec\x18\x01 \x01(\x0b\x32\x18.tarok.v1.TournamentSpec\x12\x11\n\x04seed\x18\x02 \x01(\x03H\x00\x88\x01\x01\x12\x15\n\rorganiser_key\x18\x03 \x01(\tB\x07\n\x05_seed\"<\n\x0c\x45ntrantToken\x12\x0f\n\x07\x65ntrant\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05token\x18\x03 \x01(\t\"\xa2\x01\n\x18\x43reateTournamentResponse\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12.\n\x0e\x65ntrant_tokens\x18\x02 \x03(\x0b\x32\x16.tarok.v1.EntrantToken\x12\r\n\x05games\x18\x03 \x01(\x05\x12\x17\n\x0forganiser_token\x18\x04 \x01(\t\x12\x17\n\x0fseed_commitment\x18\x05 \x01(\x0c\"Z\n\x14GetTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x12\n\nwith_games\x18\x02 \x01(\x08\x12\x17\n\x0forganiser_token\x18\x03 \x01(\t\"E\n\x15GetTournamentResponse\x12,\n\ntournament\x18\x01 \x01(\x0b\x32\x18.tarok.v1.TournamentInfo\"/\n\x16WatchTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\"G\n\x17WatchTournamentResponse\x12,\n\ntournament\x18\x01 \x01(\x0b\x32\x18.tarok.v1.TournamentInfo\"I\n\x17\x45xportTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x17\n\x0forganiser_token\x18\x02 \x01(\t\"(\n\x18\x45xportTournamentResponse\x12\x0c\n\x04json\x18\x01 \x01(\t\"\x8b\x01\n\x14StreamMyTurnsRequest\x12\x0e\n\x06tokens\x18\x01 \x03(\t\x12\x36\n\x04seen\x18\x02 \x03(\x0b\x32(.tarok.v1.StreamMyTurnsRequest.SeenEntry\x1a+\n\tSeenEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\x7f\n\x06MyTurn\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\r\n\x05token\x18\x03 \x01(\t\x12!\n\x04view\x18\x04 \x01(\x0b\x32\x13.tarok.v1.TableView\x12\x15\n\rtournament_id\x18\x05 \x01(\t\x12\x0c\n\x04game\x18\x06 \x01(\x05\"E\n\tTurnsIdle\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06tables\x18\x02 \x01(\x05\"\x1b\n\tTurnsDone\x12\x0e\n\x06tables\x18\x01 \x01(\x05\"\x8b\x01\n\x15StreamMyTurnsResponse\x12 \n\x04turn\x18\x01 \x01(\x0b\x32\x10.tarok.v1.MyTurnH\x00\x12#\n\x04idle\x18\x02 \x01(\x0b\x32\x13.tarok.v1.TurnsIdleH\x00\x12#\n\x04\x64one\x18\x03 \x01(\x0b\x32\x13.tarok.v1.TurnsDoneH\x00\x42\x06\n\x04item\"$\n\x11GetRatingsRequest\x12\x0f\n\x07variant\x18\x01 \x01(\t\"7\n\x12GetRatingsResponse\x12!\n\x07ratings\x18\x01 \x03(\x0b\x32\x10.tarok.v1.Rating\"Y\n\x17\x43\x61ncelTournamentRequest\x12\x15\n\rtournament_id\x18\x01 \x01(\t\x12\x17\n\x0forganiser_token\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"H\n\x18\x43\x61ncelTournamentResponse\x12,\n\ntournament\x18\x01 \x01(\x0b\x32\x18.tarok.v1.TournamentInfo2\xed\x04\n\x11TournamentService\x12Y\n\x10\x43reateTournament\x12!.tarok.v1.CreateTournamentRequest\x1a\".tarok.v1.CreateTournamentResponse\x12P\n\rGetTournament\x12\x1e.tarok.v1.GetTournamentRequest\x1a\x1f.tarok.v1.GetTournamentResponse\x12X\n\x0fWatchTournament\x12 .tarok.v1.WatchTournamentRequest\x1a!.tarok.v1.WatchTournamentResponse0\x01\x12Y\n\x10\x45xportTournament\x12!.tarok.v1.ExportTournamentRequest\x1a\".tarok.v1.ExportTournamentResponse\x12R\n\rStreamMyTurns\x12\x1e.tarok.v1.StreamMyTurnsRequest\x1a\x1f.tarok.v1.StreamMyTurnsResponse0\x01\x12G\n\nGetRatings\x12\x1b.tarok.v1.GetRatingsRequest\x1a\x1c.tarok.v1.GetRatingsResponse\x12Y\n\x10\x43\x61ncelTournament\x12!.tarok.v1.CancelTournamentRequest\x1a\".tarok.v1.CancelTournamentResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,39 +37,43 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STREAMMYTURNSREQUEST_SEENENTRY']._loaded_options = None
   _globals['_STREAMMYTURNSREQUEST_SEENENTRY']._serialized_options = b'8\001'
   _globals['_CREATETOURNAMENTREQUEST']._serialized_start=130
-  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=223
-  _globals['_ENTRANTTOKEN']._serialized_start=225
-  _globals['_ENTRANTTOKEN']._serialized_end=285
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=287
-  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=399
-  _globals['_GETTOURNAMENTREQUEST']._serialized_start=401
-  _globals['_GETTOURNAMENTREQUEST']._serialized_end=466
-  _globals['_GETTOURNAMENTRESPONSE']._serialized_start=468
-  _globals['_GETTOURNAMENTRESPONSE']._serialized_end=537
-  _globals['_WATCHTOURNAMENTREQUEST']._serialized_start=539
-  _globals['_WATCHTOURNAMENTREQUEST']._serialized_end=586
-  _globals['_WATCHTOURNAMENTRESPONSE']._serialized_start=588
-  _globals['_WATCHTOURNAMENTRESPONSE']._serialized_end=659
-  _globals['_EXPORTTOURNAMENTREQUEST']._serialized_start=661
-  _globals['_EXPORTTOURNAMENTREQUEST']._serialized_end=709
-  _globals['_EXPORTTOURNAMENTRESPONSE']._serialized_start=711
-  _globals['_EXPORTTOURNAMENTRESPONSE']._serialized_end=751
-  _globals['_STREAMMYTURNSREQUEST']._serialized_start=754
-  _globals['_STREAMMYTURNSREQUEST']._serialized_end=893
-  _globals['_STREAMMYTURNSREQUEST_SEENENTRY']._serialized_start=850
-  _globals['_STREAMMYTURNSREQUEST_SEENENTRY']._serialized_end=893
-  _globals['_MYTURN']._serialized_start=895
-  _globals['_MYTURN']._serialized_end=1022
-  _globals['_TURNSIDLE']._serialized_start=1024
-  _globals['_TURNSIDLE']._serialized_end=1093
-  _globals['_TURNSDONE']._serialized_start=1095
-  _globals['_TURNSDONE']._serialized_end=1122
-  _globals['_STREAMMYTURNSRESPONSE']._serialized_start=1125
-  _globals['_STREAMMYTURNSRESPONSE']._serialized_end=1264
-  _globals['_GETRATINGSREQUEST']._serialized_start=1266
-  _globals['_GETRATINGSREQUEST']._serialized_end=1302
-  _globals['_GETRATINGSRESPONSE']._serialized_start=1304
-  _globals['_GETRATINGSRESPONSE']._serialized_end=1359
-  _globals['_TOURNAMENTSERVICE']._serialized_start=1362
-  _globals['_TOURNAMENTSERVICE']._serialized_end=1892
+  _globals['_CREATETOURNAMENTREQUEST']._serialized_end=246
+  _globals['_ENTRANTTOKEN']._serialized_start=248
+  _globals['_ENTRANTTOKEN']._serialized_end=308
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_start=311
+  _globals['_CREATETOURNAMENTRESPONSE']._serialized_end=473
+  _globals['_GETTOURNAMENTREQUEST']._serialized_start=475
+  _globals['_GETTOURNAMENTREQUEST']._serialized_end=565
+  _globals['_GETTOURNAMENTRESPONSE']._serialized_start=567
+  _globals['_GETTOURNAMENTRESPONSE']._serialized_end=636
+  _globals['_WATCHTOURNAMENTREQUEST']._serialized_start=638
+  _globals['_WATCHTOURNAMENTREQUEST']._serialized_end=685
+  _globals['_WATCHTOURNAMENTRESPONSE']._serialized_start=687
+  _globals['_WATCHTOURNAMENTRESPONSE']._serialized_end=758
+  _globals['_EXPORTTOURNAMENTREQUEST']._serialized_start=760
+  _globals['_EXPORTTOURNAMENTREQUEST']._serialized_end=833
+  _globals['_EXPORTTOURNAMENTRESPONSE']._serialized_start=835
+  _globals['_EXPORTTOURNAMENTRESPONSE']._serialized_end=875
+  _globals['_STREAMMYTURNSREQUEST']._serialized_start=878
+  _globals['_STREAMMYTURNSREQUEST']._serialized_end=1017
+  _globals['_STREAMMYTURNSREQUEST_SEENENTRY']._serialized_start=974
+  _globals['_STREAMMYTURNSREQUEST_SEENENTRY']._serialized_end=1017
+  _globals['_MYTURN']._serialized_start=1019
+  _globals['_MYTURN']._serialized_end=1146
+  _globals['_TURNSIDLE']._serialized_start=1148
+  _globals['_TURNSIDLE']._serialized_end=1217
+  _globals['_TURNSDONE']._serialized_start=1219
+  _globals['_TURNSDONE']._serialized_end=1246
+  _globals['_STREAMMYTURNSRESPONSE']._serialized_start=1249
+  _globals['_STREAMMYTURNSRESPONSE']._serialized_end=1388
+  _globals['_GETRATINGSREQUEST']._serialized_start=1390
+  _globals['_GETRATINGSREQUEST']._serialized_end=1426
+  _globals['_GETRATINGSRESPONSE']._serialized_start=1428
+  _globals['_GETRATINGSRESPONSE']._serialized_end=1483
+  _globals['_CANCELTOURNAMENTREQUEST']._serialized_start=1485
+  _globals['_CANCELTOURNAMENTREQUEST']._serialized_end=1574
+  _globals['_CANCELTOURNAMENTRESPONSE']._serialized_start=1576
+  _globals['_CANCELTOURNAMENTRESPONSE']._serialized_end=1648
+  _globals['_TOURNAMENTSERVICE']._serialized_start=1651
+  _globals['_TOURNAMENTSERVICE']._serialized_end=2272
 # @@protoc_insertion_point(module_scope)
