@@ -1,4 +1,4 @@
-"""The `tarok` command: serve, demo, variants, selfplay, tournament, bot."""
+"""The `tarok` command: serve, demo, variants, selfplay, tournament, bot, verify."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "demo":
             return _demo(args)
-        if args.command in ("tournament", "bot"):
+        if args.command in ("tournament", "bot", "verify"):
             return tournament_cli.main(args, _target)
         return _variants(args)
     except TarokError as error:

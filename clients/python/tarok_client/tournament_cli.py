@@ -21,8 +21,9 @@ from typing import Any, TextIO
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from .runner import BotRunner, EngineBot
-from .sdk import connect
+from .sdk import Client, connect
 from .tournaments import FINISHED, Tournaments
+from .verify import Report, read_log, verify_files, verify_tournament
 
 Target = Callable[[str | None], AbstractContextManager[str]]
 BUILTIN = ("random", "heuristic", "pimc")
@@ -157,6 +158,22 @@ def add_parsers(sub: Any) -> None:
         )
         _server_arg(action)
     tsub.choices["cancel"].add_argument("--reason", default="", help="recorded in its log")
+    check = tsub.add_parser("verify", help="fetch a finished tournament and verify its deals")
+    check.add_argument("tournament_id")
+    check.add_argument("--json", action="store_true", help="print the report as one JSON document")
+    _server_arg(check)
+    verify = sub.add_parser(
+        "verify", help="check revealed deals against their commitments (docs/fair-deals.md)"
+    )
+    verify.add_argument("logs", nargs="*", help="table logs as JSON (GetTableLog, format JSON)")
+    verify.add_argument(
+        "--seat-log",
+        action="append",
+        default=[],
+        help="a seat's log kept during play: its hands must come from the revealed deals",
+    )
+    verify.add_argument("--tournament", default=None, help="a tournament's export (JSON)")
+    verify.add_argument("--json", action="store_true", help="print the report as one JSON document")
     ratings = tsub.add_parser("ratings", help="a variant's ratings across tournaments")
     ratings.add_argument("--variant", default="slovenian")
     _server_arg(ratings)
@@ -183,6 +200,8 @@ def main(args: argparse.Namespace, target: Target) -> int:
         print(f"bot {args.bot}: {stats.moves} moves, {stats.late} late, "
               f"{stats.reconnects} reconnects, {stats.tables} tables")  # fmt: skip
         return 0
+    if args.command == "verify":
+        return print_report(verify_files(args.logs, args.seat_log, args.tournament), args.json)
     key = getattr(args, "organiser_key", None) or os.environ.get(ORGANISER_KEY_ENV, "")
     if args.server is None and args.action == "run" and not key:
         key = secrets.token_hex(16)  # the local server started below takes it
@@ -196,6 +215,8 @@ def main(args: argparse.Namespace, target: Target) -> int:
             for r in tours.ratings(args.variant):
                 print(f"{r.name:<20} {r.ordinal:8.2f}  mu {r.mu:6.2f}  sigma {r.sigma:5.2f}")
             return 0
+        if args.action == "verify":
+            return print_report(fetch_and_verify(client, tours, args.tournament_id), args.json)
         token = args.organiser_token
         if args.action == "export":
             print(tours.export(args.tournament_id, token))
@@ -359,3 +380,36 @@ def standings_json(info: tm.TournamentInfo) -> dict[str, Any]:
             for r in info.standings
         ],
     }
+
+
+def fetch_and_verify(client: Client, tours: Tournaments, tournament_id: str) -> Report:
+    """A finished tournament's export and every table's complete log, verified."""
+    from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+    from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+
+    export = json.loads(tours.export(tournament_id))
+    stub = svc_grpc.TarokServiceStub(client.channel)
+    logs = {}
+    for game in export["games"]:
+        if game.get("log_token"):
+            request = svc.GetTableLogRequest(token=game["log_token"], format=svc.LOG_FORMAT_JSON)
+            logs[game["table_id"]] = read_log(stub.GetTableLog(request).json)
+    return verify_tournament(export, logs)
+
+
+def print_report(report: Report, as_json: bool) -> int:
+    """The verification report (exit status 1 when anything failed)."""
+    counts = {
+        "deals": report.deals,
+        "sealed": report.sealed,
+        "seat_hands": report.seat_hands,
+        "tournament_deals": report.tournament_deals,
+    }
+    if as_json:
+        print(json.dumps({"ok": report.ok, **counts, "problems": report.problems}))
+    else:
+        for problem in report.problems:
+            print(f"FAIL {problem}")
+        summary = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
+        print(("ok" if report.ok else "FAILED") + f": {summary} checked")
+    return 0 if report.ok else 1
