@@ -9,6 +9,7 @@ from typing import Any
 
 from tarok_client import connect
 from tarok_client.runner import BotRunner
+from tarok_client.tournament_cli import fetch_and_verify
 from tarok_client.tournaments import FINISHED, Tournaments
 from tarok_proto.tarok.v1 import events_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
@@ -69,3 +70,13 @@ def check_in(target: str, entrant_token: str) -> None:
         call = stub.StreamMyTurns(ts.StreamMyTurnsRequest(tokens=[entrant_token]))
         next(iter(call))
         call.cancel()  # type: ignore[no-untyped-call]
+
+
+def assert_fair(target: str, tournament_id: str) -> None:
+    """A finished tournament passes `tarok tournament verify` (every deal, every table)."""
+    with connect(target) as client:
+        tours = Tournaments(client)
+        report = fetch_and_verify(client, tours, tournament_id)
+        games = tours.get(tournament_id).games
+    assert report.ok, report.problems
+    assert report.tournament_deals == games and report.sealed == 0

@@ -18,7 +18,7 @@ from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..service.harness import ServerThread
-from .helpers import ORGANISER_KEY, start_runner, wait_finished
+from .helpers import ORGANISER_KEY, assert_fair, start_runner, wait_finished
 
 DENIED = grpc.StatusCode.PERMISSION_DENIED
 UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
@@ -134,6 +134,7 @@ def test_an_entrant_learns_nothing_of_the_other_tables_of_its_deal(server: Serve
     start_runner(runner).join(60)
     public = wait_finished(server.target, tid)  # once over, the results are public
     assert len(public["games"]) == created.games and public["seed"] is not None
+    assert_fair(server.target, tid)
 
 
 def _organiser_export(server: ServerThread, created: ts.CreateTournamentResponse) -> str:

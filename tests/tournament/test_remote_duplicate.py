@@ -15,7 +15,15 @@ from tarok_client.runner import BotRunner, EngineBot
 from tarok_client.tournaments import Tournaments
 
 from ..service.harness import ServerThread
-from .helpers import ORGANISER_KEY, check_in, last_totals, start_runner, table_log, wait_finished
+from .helpers import (
+    ORGANISER_KEY,
+    assert_fair,
+    check_in,
+    last_totals,
+    start_runner,
+    table_log,
+    wait_finished,
+)
 
 
 def test_duplicate_tournament_with_a_remote_bot_adds_up_from_the_table_logs(
@@ -36,6 +44,7 @@ def test_duplicate_tournament_with_a_remote_bot_adds_up_from_the_table_logs(
     assert not thread.is_alive()
     assert runner.stats.moves > 0 and runner.stats.refused == 0
     assert runner.stats.tables == created.games
+    assert_fair(server.target, created.tournament_id)
 
     sums: dict[str, int] = defaultdict(int)
     seats: dict[tuple[int, str], set[int]] = defaultdict(set)

@@ -47,6 +47,11 @@ def test_bad_specs_name_the_field(server: ServerThread) -> None:
             "INVALID_FIELD",
             "spec.entrants[1].name",
         ),
+        (  # two remote entrants cannot fill four seats without one sitting twice
+            {"entrants": [tm.Entrant(name="x"), tm.Entrant(name="y")]},
+            "INVALID_FIELD",
+            "spec.entrants",
+        ),
         (
             {"entrants": [tm.Entrant(name="x", bot="pimc", bot_options={"depth": "3"})]},
             "INVALID_FIELD",
