@@ -66,7 +66,7 @@ class Worker:
 
     async def run(self) -> None:
         while not self.ctx.stopping:
-            began = time.perf_counter()
+            began = time.thread_time()  # this (the event loop's) thread only: not the bots'
             state = await self.logs.load(self.tournament_id)
             if state.finished:
                 await ratings.wrap_up(self.ctx, state)
@@ -85,14 +85,25 @@ class Worker:
             if not recorded and not any(o.acted for o in outcomes):
                 await self._wait(state, outcomes)
             else:
-                await self._keep_to_share(time.perf_counter() - began)
+                await self._keep_to_share(time.thread_time() - began)
+
+    def _pause(self, busy: float) -> float:
+        share = self.ctx.config.tournament_bot_share
+        return min(busy * (1 / share - 1), MAX_PAUSE) if 0 < share < 1 else 0.0
+
+    def _pace(self, spent: float) -> None:
+        """After a bot decision that took `spent` seconds (in the bots' thread): pause, so that
+        built-in bots use at most `tournament_bot_share` of the server and other tables stay
+        fast (the pause releases the interpreter lock)."""
+        pause = self._pause(spent)
+        if pause > 0:
+            time.sleep(pause)
 
     async def _keep_to_share(self, busy: float) -> None:
-        """Pause after a round that took `busy` seconds, so that the tournament uses at most
-        its share of the server (`tournament_bot_share`) and other tables stay fast."""
-        share = self.ctx.config.tournament_bot_share
-        if 0 < share < 1:
-            await asyncio.sleep(min(busy * (1 / share - 1), MAX_PAUSE))
+        """The same for the worker's own rounds on the event loop."""
+        pause = self._pause(busy)
+        if pause > 0:
+            await asyncio.sleep(pause)
 
     # --- one table ----------------------------------------------------------------------
 
@@ -118,7 +129,13 @@ class Worker:
         batch = None
         if turn in brains or turn in forfeited:
             run = partial(
-                games.play_run, table, brains, forfeited, self.ctx.clock, self.ctx.shuffle
+                games.play_run,
+                table,
+                brains,
+                forfeited,
+                self.ctx.clock,
+                self.ctx.shuffle,
+                self._pace,
             )
             batch = await asyncio.get_running_loop().run_in_executor(self.pool, run)
         elif games.expired(table, self.ctx.clock()):
