@@ -28,6 +28,7 @@ from .verify import Report, read_log, verify_files, verify_tournament
 Target = Callable[[str | None], AbstractContextManager[str]]
 BUILTIN = ("random", "heuristic", "pimc")
 ORGANISER_KEY_ENV = "TAROK_ORGANISER_KEY"
+BOT_SHARE_ENV = "TAROK_TOURNAMENT_BOT_SHARE"
 DEFAULT_TIME_PER_MOVE = 10.0
 DEFAULT_MAX_TIMEOUTS = 3
 DEFAULT_PARALLEL = 8
@@ -54,8 +55,9 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     serve.add_argument(
         "--tournament-bot-share",
         type=float,
-        default=0.25,
-        help="share of wall time one tournament's built-in bots may use (%(default)s; 1: all)",
+        default=float(os.environ.get(BOT_SHARE_ENV, "0.25")),
+        help=f"share of wall time built-in tournament bots may think (%(default)s; 1: all; "
+        f"default from ${BOT_SHARE_ENV})",
     )
 
 
@@ -206,6 +208,8 @@ def main(args: argparse.Namespace, target: Target) -> int:
     if args.server is None and args.action == "run" and not key:
         key = secrets.token_hex(16)  # the local server started below takes it
         os.environ[ORGANISER_KEY_ENV] = key
+    if args.server is None and args.action == "run":
+        os.environ.setdefault(BOT_SHARE_ENV, "1")  # our own server: nobody else to keep fast
     with target(args.server) as server, connect(server) as client:
         client.wait_ready(timeout=15)
         tours = Tournaments(client, organiser_key=key)
