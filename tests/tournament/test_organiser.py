@@ -10,7 +10,7 @@ from collections.abc import Callable
 import grpc
 import pytest
 from tarok_client import connect
-from tarok_client.tournaments import CANCELLED, Tournaments
+from tarok_client.tournaments import CANCELLED, FINISHED, Tournaments
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
@@ -145,3 +145,27 @@ def test_the_spec_shows_the_rules_in_force(server: ServerThread) -> None:
         spec = tours.get(created.tournament_id).spec
     assert spec.max_timeouts == 3 and spec.parallel_tables == 8
     assert spec.check_in.seconds == 60
+
+
+def test_a_paused_tournament_starts_no_table_until_resumed(server: ServerThread) -> None:
+    with connect(server.target) as client:
+        tours = Tournaments(client, ORGANISER_KEY)
+        bots = [("a", "heuristic"), ("b", "random"), ("c", "heuristic")]
+        created = tours.create("slovenian", bots, deals=12, players=3, parallel_tables=1)
+        tid = created.tournament_id
+        paused = tours.pause(tid)
+        assert paused.paused
+        stub = ts_grpc.TournamentServiceStub(client.channel)
+        resume = ts.PauseTournamentRequest(tournament_id=tid, organiser_token="x.y", paused=False)
+        expect_error(lambda: stub.PauseTournament(resume), UNAUTHENTICATED, "BAD_TOKEN")
+
+        def settled() -> bool:  # the tables started before the pause have finished
+            info = tours.get(tid)
+            return info.games_finished == info.games_started
+
+        _wait(settled)
+        info = tours.get(tid)
+        # A finished table would have been replaced in the same append had it not been paused.
+        assert info.games_started < info.games and info.paused
+        assert not tours.pause(tid, paused=False).paused
+        _wait(lambda: tours.get(tid).status == FINISHED)

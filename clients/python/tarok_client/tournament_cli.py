@@ -150,7 +150,7 @@ def add_parsers(sub: Any) -> None:
         action="store_true",
         help="print only the standings as one JSON document on stdout (progress on stderr)",
     )
-    for name in ("show", "export", "cancel"):
+    for name in ("show", "export", "cancel", "pause", "resume"):
         action = tsub.add_parser(name, help=f"{name} a tournament")
         action.add_argument("tournament_id")
         action.add_argument(
@@ -224,6 +224,11 @@ def main(args: argparse.Namespace, target: Target) -> int:
         token = args.organiser_token
         if args.action == "export":
             print(tours.export(args.tournament_id, token))
+            return 0
+        if args.action in ("pause", "resume"):
+            info = tours.pause(args.tournament_id, args.action == "pause", token)
+            state = "paused" if info.paused else "running"
+            print(f"{info.tournament_id}: {state}", file=sys.stderr)
             return 0
         if args.action == "cancel":
             info = tours.cancel(args.tournament_id, args.reason, token)

@@ -84,9 +84,7 @@ class Tournaments:
             spec.time_per_move.FromNanoseconds(int(time_per_move * 1e9))
         if check_in:
             spec.check_in.FromNanoseconds(int(check_in * 1e9))
-        request = ts.CreateTournamentRequest(
-            spec=spec, seed=seed, organiser_key=self.organiser_key
-        )
+        request = ts.CreateTournamentRequest(spec=spec, seed=seed, organiser_key=self.organiser_key)
         response: ts.CreateTournamentResponse = self._call("CreateTournament", request)
         self.organiser_tokens[response.tournament_id] = response.organiser_token
         return response
@@ -127,6 +125,18 @@ class Tournaments:
                 yield item.tournament
         except grpc.RpcError as error:
             raise TarokError.from_rpc(error) from None
+
+    def pause(
+        self, tournament_id: str, paused: bool = True, organiser_token: str | None = None
+    ) -> tm.TournamentInfo:
+        """Pause (no new table starts; the tables being played finish) or resume (organiser)."""
+        request = ts.PauseTournamentRequest(
+            tournament_id=tournament_id,
+            organiser_token=self._token(tournament_id, organiser_token),
+            paused=paused,
+        )
+        response: ts.PauseTournamentResponse = self._call("PauseTournament", request)
+        return response.tournament
 
     def export(self, tournament_id: str, organiser_token: str | None = None) -> str:
         """The results as JSON (standings, every table id with a token for its log); while

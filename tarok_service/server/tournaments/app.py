@@ -149,6 +149,31 @@ class TournamentApp:
             raise e.invalid("variant", "variant is required", e.UNKNOWN_VARIANT)
         return ts.GetRatingsResponse(ratings=await ratings.load(self.ctx, request.variant))
 
+    async def pause_tournament(
+        self, request: ts.PauseTournamentRequest
+    ) -> ts.PauseTournamentResponse:
+        """Pause (no new table starts) or resume a running tournament: TournamentPaused."""
+        state = await self._load(request.tournament_id)
+        if not request.organiser_token:
+            raise e.invalid("organiser_token", "organiser_token is required")
+        self._organiser(request.organiser_token, state)
+        if state.finished:
+            raise e.precondition(organiser.TOURNAMENT_OVER, "the tournament is over already")
+
+        def pause(bodies: list[log.Body]) -> list[log.Body]:
+            now = False
+            for body in bodies:
+                if isinstance(body, tm.TournamentFinished):
+                    return []
+                if isinstance(body, tm.TournamentPaused):
+                    now = body.paused
+            return [] if now == request.paused else [tm.TournamentPaused(paused=request.paused)]
+
+        await log.append_once(self.ctx, state.tournament_id, pause)
+        state = await self.logs.load(state.tournament_id)
+        rows = self._standings_of(state)
+        return ts.PauseTournamentResponse(tournament=results.info(state, rows, False))
+
     # --- helpers ----------------------------------------------------------------------------
 
     def _organiser(self, token: str, state: TournamentState) -> bool:

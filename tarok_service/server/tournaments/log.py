@@ -33,6 +33,7 @@ Body = (
     | tm.RatingsRecorded
     | tm.TournamentCancelled
     | tm.EntrantCheckedIn
+    | tm.TournamentPaused
 )
 CLASSES: dict[str, type[Message]] = {
     cls.DESCRIPTOR.name: cls
@@ -47,6 +48,7 @@ CLASSES: dict[str, type[Message]] = {
         tm.RatingsRecorded,
         tm.TournamentCancelled,
         tm.EntrantCheckedIn,
+        tm.TournamentPaused,
     )
 }
 
@@ -95,6 +97,7 @@ class TournamentState:
     checked_in: set[int] = field(default_factory=set)
     cancelled: bool = False
     cancel_reason: str = ""
+    paused: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -125,6 +128,8 @@ class TournamentState:
             self.finished = True
         elif isinstance(body, tm.EntrantCheckedIn):
             self.checked_in.add(body.entrant)
+        elif isinstance(body, tm.TournamentPaused):
+            self.paused = body.paused
         elif isinstance(body, tm.TournamentCancelled):
             self.cancelled = True
             self.cancel_reason = body.reason

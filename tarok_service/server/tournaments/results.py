@@ -62,6 +62,7 @@ def info(
         seed_commitment=fairness.seed_commitment(state.seed_salt, state.seed),
         checked_in=sorted(state.checked_in),
         cancel_reason=state.cancel_reason,
+        paused=state.paused,
     )
     if state.finished:
         out.seed = state.seed

@@ -64,3 +64,9 @@ class TournamentServicer(ts_grpc.TournamentServiceServicer):
         self, request: ts.CancelTournamentRequest, context: Ctx
     ) -> ts.CancelTournamentResponse:
         return await self.app.cancel_tournament(request)
+
+    @unary
+    async def PauseTournament(
+        self, request: ts.PauseTournamentRequest, context: Ctx
+    ) -> ts.PauseTournamentResponse:
+        return await self.app.pause_tournament(request)

@@ -183,7 +183,7 @@ class Worker:
         bodies += forfeits(state, outcomes)
         running = sum(not o.finished for o in outcomes)
         parallel = state.spec.parallel_tables or DEFAULT_PARALLEL
-        starting = state.unstarted()[: max(parallel - running, 0)]
+        starting = [] if state.paused else state.unstarted()[: max(parallel - running, 0)]
         if not state.started:  # the clocks start once the remote entrants have checked in
             if check_in_open(state, self.ctx.clock()):
                 starting = []

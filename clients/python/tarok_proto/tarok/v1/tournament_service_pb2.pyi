@@ -503,3 +503,49 @@ class CancelTournamentResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CancelTournamentResponse: _TypeAlias = CancelTournamentResponse  # noqa: Y015
+
+@_typing.final
+class PauseTournamentRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    ORGANISER_TOKEN_FIELD_NUMBER: _builtins.int
+    PAUSED_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    organiser_token: _builtins.str
+    paused: _builtins.bool
+    """True to pause, false to resume."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        organiser_token: _builtins.str = ...,
+        paused: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["organiser_token", b"organiser_token", "paused", b"paused", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PauseTournamentRequest: _TypeAlias = PauseTournamentRequest  # noqa: Y015
+
+@_typing.final
+class PauseTournamentResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def tournament(self) -> _tournaments_pb2.TournamentInfo: ...
+    def __init__(
+        self,
+        *,
+        tournament: _tournaments_pb2.TournamentInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["tournament", b"tournament"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament", b"tournament"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PauseTournamentResponse: _TypeAlias = PauseTournamentResponse  # noqa: Y015

@@ -605,6 +605,7 @@ class TournamentInfo(_message.Message):
     SEED_SALT_FIELD_NUMBER: _builtins.int
     CHECKED_IN_FIELD_NUMBER: _builtins.int
     CANCEL_REASON_FIELD_NUMBER: _builtins.int
+    PAUSED_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     version: _builtins.int
     """Number of the last event in the tournament's log."""
@@ -619,6 +620,8 @@ class TournamentInfo(_message.Message):
     seed_salt: _builtins.bytes
     cancel_reason: _builtins.str
     """Why it was cancelled (status CANCELLED)."""
+    paused: _builtins.bool
+    """The organiser paused it: no new table starts until it is resumed."""
     @_builtins.property
     def spec(self) -> Global___TournamentSpec: ...
     @_builtins.property
@@ -648,10 +651,11 @@ class TournamentInfo(_message.Message):
         seed_salt: _builtins.bytes = ...,
         checked_in: _abc.Iterable[_builtins.int] | None = ...,
         cancel_reason: _builtins.str = ...,
+        paused: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed", "spec", b"spec"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "cancel_reason", b"cancel_reason", "checked_in", b"checked_in", "game_list", b"game_list", "games", b"games", "games_finished", b"games_finished", "games_started", b"games_started", "seed", b"seed", "seed_commitment", b"seed_commitment", "seed_salt", b"seed_salt", "spec", b"spec", "standings", b"standings", "status", b"status", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "cancel_reason", b"cancel_reason", "checked_in", b"checked_in", "game_list", b"game_list", "games", b"games", "games_finished", b"games_finished", "games_started", b"games_started", "paused", b"paused", "seed", b"seed", "seed_commitment", b"seed_commitment", "seed_salt", b"seed_salt", "spec", b"spec", "standings", b"standings", "status", b"status", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
@@ -700,3 +704,24 @@ class EntrantCheckedIn(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___EntrantCheckedIn: _TypeAlias = EntrantCheckedIn  # noqa: Y015
+
+@_typing.final
+class TournamentPaused(_message.Message):
+    """The organiser paused (or resumed) the tournament."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAUSED_FIELD_NUMBER: _builtins.int
+    paused: _builtins.bool
+    def __init__(
+        self,
+        *,
+        paused: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["paused", b"paused"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentPaused: _TypeAlias = TournamentPaused  # noqa: Y015
