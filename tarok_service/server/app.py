@@ -76,7 +76,7 @@ class TarokApp:
         rid = request_id(request.request_id)
         table = await self.ctx.cache.load(request.table_id)
         if table.tournament_id and not await is_finished(self.ctx, table.tournament_id):
-            raise sealed(table.tournament_id, "spectator seats and tokens")
+            raise sealed(table.tournament_id, "the tables", "closed to spectators until it ends")
         if request.spectator:
             return self._joined(table, None)
         for _ in range(self.ctx.config.move_retries):

@@ -54,7 +54,7 @@ def is_organiser(ctx: Context, signer: TokenSigner, token: str, tournament_id: s
     another tournament's)."""
     if not token:
         return False
-    claim = signer.verify(token, ctx.clock())
+    claim = signer.verify(token, ctx.clock())  # UNAUTHENTICATED when not an organiser token
     if claim.table_id != tournament_id:
         raise e.ServiceError(
             e.PERMISSION_DENIED,
@@ -65,11 +65,11 @@ def is_organiser(ctx: Context, signer: TokenSigner, token: str, tournament_id: s
     return True
 
 
-def sealed(tournament_id: str, what: str) -> e.ServiceError:
+def sealed(tournament_id: str, what: str, whose: str = "for its organiser only") -> e.ServiceError:
     """PERMISSION_DENIED: `what` is the organiser's until the tournament is over."""
     return e.ServiceError(
         e.PERMISSION_DENIED,
         TOURNAMENT_SEALED,
-        f"{what} of a running tournament are for its organiser only (organiser_token)",
+        f"{what} of a running tournament are {whose}",
         {"tournament_id": tournament_id},
     )
