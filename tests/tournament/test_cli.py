@@ -48,6 +48,9 @@ def test_every_json_flag_prints_one_json_document(server: ServerThread) -> None:
     done = run_tarok("variants", "--server", server.target, "--json")
     assert done.returncode == 0, done.stderr
     assert {v["id"] for v in json.loads(done.stdout)} >= {"slovenian"}
+    played = run_tarok("selfplay", "--games", "5", "--json")
+    assert played.returncode == 0, played.stderr
+    assert json.loads(played.stdout)["games"] == 5 and "invariant failures" in played.stderr
 
 
 def test_tournament_run_with_remote_bots_against_a_server(server: ServerThread) -> None:
