@@ -11,7 +11,7 @@ from tarok_client.tournaments import Tournaments
 
 from ..client.test_cli import run_tarok
 from ..service.harness import ServerThread
-from .helpers import ORGANISER_KEY, wait_finished
+from .helpers import ORGANISER_KEY, assert_fair, wait_finished
 
 KEYS = {"name", "score", "per_deal", "ci95", "timeouts", "rating"}
 
@@ -75,3 +75,4 @@ def test_tarok_bot_plays_a_remote_entrant(server: ServerThread) -> None:
     assert done.returncode == 0, done.stderr
     assert "1 tables" in done.stdout
     assert wait_finished(server.target, created.tournament_id)["status"] == "finished"
+    assert_fair(server.target, created.tournament_id)

@@ -10,7 +10,7 @@ from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ..service.harness import ServerThread, expect_error
-from .helpers import ORGANISER_KEY, wait_finished
+from .helpers import ORGANISER_KEY, assert_fair, wait_finished
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
@@ -88,3 +88,4 @@ def test_progress_schedule_and_ratings_across_tournaments(server: ServerThread) 
         assert 2 < rated["rating-h"].games == rated["rating-r"].games <= 4
         assert rated["rating-h"].mu != rated["rating-r"].mu
         assert "rating-h" not in {r.name for r in tours.ratings("tarocco_bolognese")}
+    assert_fair(server.target, created.tournament_id)

@@ -16,7 +16,15 @@ from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..service.harness import ServerThread, expect_error
-from .helpers import ORGANISER_KEY, last_totals, start_runner, table_log, tour_config, wait_finished
+from .helpers import (
+    ORGANISER_KEY,
+    assert_fair,
+    last_totals,
+    start_runner,
+    table_log,
+    tour_config,
+    wait_finished,
+)
 
 
 def test_one_stream_plays_every_seat_of_two_free_tables(server: ServerThread) -> None:
@@ -81,6 +89,7 @@ def test_bot_reconnects_after_a_server_restart_and_finishes(tmp_path: Path) -> N
         assert not thread.is_alive() and runner.stats.reconnects >= 1
         assert runner.stats.refused == 0
         assert len(doc["games"]) == created.games and doc["status"] == "finished"
+        assert_fair(second.target, created.tournament_id)
     finally:
         second.stop()
 
@@ -103,6 +112,7 @@ def test_two_replicas_on_one_store_drive_one_tournament(tmp_path: Path) -> None:
             for name, score in zip(game["seats"], last_totals(log), strict=True):
                 sums[name] = sums.get(name, 0) + score
         assert {r["name"]: r["score"] for r in doc["entrants"]} == sums
+        assert_fair(b.target, created.tournament_id)
     finally:
         a.stop()
         b.stop()
