@@ -45,6 +45,7 @@ def test_duplicate_tournament_with_a_remote_bot_adds_up_from_the_table_logs(
     assert runner.stats.moves > 0 and runner.stats.refused == 0
     assert runner.stats.tables == created.games
     assert_fair(server.target, created.tournament_id)
+    assert doc["full_rotation"] is True  # marked: the organiser trusted the entrant to forget
 
     sums: dict[str, int] = defaultdict(int)
     seats: dict[tuple[int, str], set[int]] = defaultdict(set)
