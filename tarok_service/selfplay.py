@@ -122,15 +122,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "failures": len(tally.failures),
         "games_per_second": round(tally.games / elapsed, 1),
     }
+    out = sys.stderr if args.json else sys.stdout  # --json: stdout holds the JSON alone
     print(
         f"{variant.name}, {args.players} players: {tally.games} games, {tally.moves} moves, "
-        f"{summary['games_per_second']} games/s"
+        f"{summary['games_per_second']} games/s",
+        file=out,
     )
     for name, count in tally.contracts.most_common():
-        print(f"  {name:<16} {count}")
+        print(f"  {name:<16} {count}", file=out)
     for failure in tally.failures[:20]:
-        print(f"FAILURE: {failure}")
-    print(f"invariant failures: {len(tally.failures)}")
+        print(f"FAILURE: {failure}", file=out)
+    print(f"invariant failures: {len(tally.failures)}", file=out)
     if args.json:
         print(json.dumps(summary))
     return 1 if tally.failures else 0

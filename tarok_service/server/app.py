@@ -19,6 +19,8 @@ from . import errors as e
 from .config import ServerConfig
 from .context import Context, request_id
 from .table import SEATING, TableState
+from .tournaments.log import is_finished
+from .tournaments.organiser import sealed
 from .views import table_view
 
 MAX_NAME = 40
@@ -73,6 +75,8 @@ class TarokApp:
             raise e.invalid("name", f"name is longer than {MAX_NAME} characters")
         rid = request_id(request.request_id)
         table = await self.ctx.cache.load(request.table_id)
+        if table.tournament_id and not await is_finished(self.ctx, table.tournament_id):
+            raise sealed(table.tournament_id, "the tables", "closed to spectators until it ends")
         if request.spectator:
             return self._joined(table, None)
         for _ in range(self.ctx.config.move_retries):

@@ -18,6 +18,7 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 from ..engine.moves import Move
 from ..engine.state import HandState
 from ..engine.variant import Variant
+from ..tournament import fairness
 from . import codec
 from . import errors as e
 from .events import Payload, seconds, timestamp
@@ -187,12 +188,16 @@ def settle_finished(batch: Batch, shuffle: Shuffler) -> None:
 
 
 def _deal(batch: Batch, shuffle: Shuffler) -> None:
+    """HandDealt with the order and its commitment (see `tournament.fairness`)."""
     order, preset = shuffle(batch.table)
+    salt = fairness.new_salt()
     batch.add(
         ev.HandDealt(
             deal_number=batch.table.deal_number + 1,
             dealer=batch.table.match.dealer,
             preset=preset,
             order=order,
+            commitment=fairness.deal_commitment(salt, order),
+            salt=salt,
         )
     )

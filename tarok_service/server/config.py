@@ -11,6 +11,7 @@ import structlog
 DEFAULT_STORE = "sqlite:///tarok.db"
 DEFAULT_PORT = 50051
 SECRET_ENV = "TAROK_SECRET"
+ORGANISER_KEY_ENV = "TAROK_ORGANISER_KEY"
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,10 @@ class ServerConfig:
     log_format: str = "console"  # "json" (production) or "console" (development)
     drain_seconds: float = 0.0  # on SIGTERM: report NOT_SERVING this long before stopping
     grace_seconds: float = 10.0  # then: time in-flight calls get to finish
+    organiser_key: str = field(default="", repr=False)  # CreateTournament needs it ("": none)
+    max_tournaments: int = 8  # tournaments running at once
+    max_tournament_tables: int = 50_000  # tables in one tournament's schedule
+    tournament_bot_share: float = 0.25  # share of wall time one tournament's bots may use
 
 
 def resolve_secret(given: str | None, environ: dict[str, str] | None = None) -> bytes:

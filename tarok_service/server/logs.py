@@ -29,14 +29,23 @@ class Follower:
     def version(self) -> int:
         return 0 if self.table is None else self.table.version
 
-    def feed(self, stored: list[StoredEvent], complete: bool = False) -> list[ev.Event]:
-        """The filtered log entries of `stored` (which must follow on from `version`)."""
+    def feed(
+        self,
+        stored: list[StoredEvent],
+        complete: bool = False,
+        revealed: frozenset[int] = frozenset(),
+    ) -> list[ev.Event]:
+        """The filtered log entries of `stored` (which must follow on from `version`); the
+        deals numbered in `revealed` are shown whole (order, salt, every hand)."""
         out = []
         for item in stored:
             payload = events.decode(item)
             before = self.table
             self.table = fold(before, self.table_id, item.seq, payload)
-            shown = filter_event(before, self.table, payload, self.seat, complete)
+            whole = complete or (
+                isinstance(payload, ev.HandDealt) and payload.deal_number in revealed
+            )
+            shown = filter_event(before, self.table, payload, self.seat, whole)
             out.append(events.envelope(item.seq, item.created_at, shown))
         return out
 
@@ -53,13 +62,24 @@ async def get_log(ctx: Context, request: svc.GetTableLogRequest) -> svc.GetTable
         table_id=claim.table_id,
         version=stored[-1].seq,
         complete=complete,
-        events=follower.feed(stored, complete),
+        events=follower.feed(stored, complete, _played_out(stored)),
     )
     if follower.table is not None:
         ctx.cache.put(follower.table)
     if request.format == svc.LOG_FORMAT_JSON:
         return svc.GetTableLogResponse(json=json_format.MessageToJson(log))
     return svc.GetTableLogResponse(log=log)
+
+
+def _played_out(stored: list[StoredEvent]) -> frozenset[int]:
+    """The deals of a free table whose hands are over: their order and salt are revealed at
+    once (the next deal is shuffled afresh). A tournament table's deals are also played at
+    other tables, so they wait for the whole log to be complete."""
+    created = events.decode(stored[0])
+    if not isinstance(created, ev.TableCreated) or created.tournament_id or created.preset:
+        return frozenset()
+    scored = (events.decode(s) for s in stored if s.type == events.HAND_SCORED)
+    return frozenset(p.deal_number for p in scored if isinstance(p, ev.HandScored))
 
 
 async def _unsealed(ctx: Context, first: StoredEvent) -> bool:

@@ -46,6 +46,7 @@ class TableState:
     deadline: float | None = None  # when the seat to move must have moved (unix seconds)
     timeouts: tuple[int, ...] = ()  # deadlines missed per seat
     tournament_id: str = ""
+    commitment: bytes = b""  # the current deal's commitment (HandDealt.commitment)
 
     @property
     def players(self) -> int:
@@ -77,6 +78,7 @@ class TableState:
             deadline,
             self.timeouts,
             self.tournament_id,
+            self.commitment,
         )
 
 
@@ -160,6 +162,7 @@ def _dealt(table: TableState, version: int, payload: ev.HandDealt) -> TableState
         deal_number=payload.deal_number,
         hand_done=False,
         deadline=_deadline(payload),
+        commitment=payload.commitment,
     )
 
 

@@ -52,6 +52,7 @@ def table_view(table: TableState, seat: int | None) -> views_pb2.TableView:
         msg.last_result.CopyFrom(codec.result_msg(table.last_result))
     if table.deadline is not None:
         msg.deadline.CopyFrom(timestamp(table.deadline))
+    msg.deal_commitment = table.commitment
     msg.options.update({k: codec.option_text(v) for k, v in table.rules.options.items()})
     return msg
 
@@ -114,13 +115,17 @@ def _dealt(
     table: TableState, payload: ev.HandDealt, seat: int | None, complete: bool
 ) -> ev.HandDealt:
     out = ev.HandDealt(
-        deal_number=payload.deal_number, dealer=payload.dealer, preset=payload.preset
+        deal_number=payload.deal_number,
+        dealer=payload.dealer,
+        preset=payload.preset,
+        commitment=payload.commitment,
     )
     hand = table.hand
     assert hand is not None
     cards = codec.cards_for(table.deck)
     if complete:
         out.order.extend(payload.order)
+        out.salt = payload.salt
         for i, held in enumerate(hand.hands):
             cards.fill(out.hands.add(seat=i).cards, held)
         cards.fill(out.talon, hand.talon)

@@ -6,11 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from ..service.harness import ServerThread, config
+from ..service.harness import ServerThread
+from .helpers import tour_config
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[ServerThread]:
-    running = ServerThread(config())
+    running = ServerThread(tour_config())
     yield running
     running.stop()

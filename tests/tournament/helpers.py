@@ -9,10 +9,26 @@ from typing import Any
 
 from tarok_client import connect
 from tarok_client.runner import BotRunner
+from tarok_client.tournament_cli import fetch_and_verify
 from tarok_client.tournaments import FINISHED, Tournaments
 from tarok_proto.tarok.v1 import events_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
+
+from tarok_service.server.config import ServerConfig
+
+from ..service.harness import config
+
+ORGANISER_KEY = "test-organiser-key"
+
+
+def tour_config(**changes: Any) -> ServerConfig:
+    """A test server that takes tournaments (organiser key) and lets their bots run flat out."""
+    base: dict[str, Any] = {"organiser_key": ORGANISER_KEY, "tournament_bot_share": 1.0}
+    base.update(changes)
+    return config(**base)
 
 
 def table_log(target: str, token: str) -> events_pb2.TableLog:
@@ -32,7 +48,7 @@ def wait_finished(target: str, tournament_id: str, timeout: float = 45.0) -> dic
     """Follow the tournament to its end; its export (JSON) as a dict."""
     deadline = time.monotonic() + timeout
     with connect(target) as client:
-        tours = Tournaments(client)
+        tours = Tournaments(client, ORGANISER_KEY)
         for info in tours.watch(tournament_id):
             if info.status == FINISHED:
                 break
@@ -45,3 +61,22 @@ def start_runner(runner: BotRunner) -> threading.Thread:
     thread = threading.Thread(target=runner.run, daemon=True)
     thread.start()
     return thread
+
+
+def check_in(target: str, entrant_token: str) -> None:
+    """Check an entrant in (open StreamMyTurns until its first answer) without playing."""
+    with connect(target) as client:
+        stub = ts_grpc.TournamentServiceStub(client.channel)
+        call = stub.StreamMyTurns(ts.StreamMyTurnsRequest(tokens=[entrant_token]))
+        next(iter(call))
+        call.cancel()  # type: ignore[no-untyped-call]
+
+
+def assert_fair(target: str, tournament_id: str) -> None:
+    """A finished tournament passes `tarok tournament verify` (every deal, every table)."""
+    with connect(target) as client:
+        tours = Tournaments(client)
+        report = fetch_and_verify(client, tours, tournament_id)
+        games = tours.get(tournament_id).games
+    assert report.ok, report.problems
+    assert report.tournament_deals == games and report.sealed == 0

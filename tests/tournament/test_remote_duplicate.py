@@ -15,7 +15,15 @@ from tarok_client.runner import BotRunner, EngineBot
 from tarok_client.tournaments import Tournaments
 
 from ..service.harness import ServerThread
-from .helpers import last_totals, start_runner, table_log, wait_finished
+from .helpers import (
+    ORGANISER_KEY,
+    assert_fair,
+    check_in,
+    last_totals,
+    start_runner,
+    table_log,
+    wait_finished,
+)
 
 
 def test_duplicate_tournament_with_a_remote_bot_adds_up_from_the_table_logs(
@@ -23,9 +31,10 @@ def test_duplicate_tournament_with_a_remote_bot_adds_up_from_the_table_logs(
 ) -> None:
     entrants = [("far-away", ""), ("random", "random"), ("heuristic", "heuristic")]
     with connect(server.target) as client:
-        created = Tournaments(client).create(
-            "slovenian", entrants, deals=2, players=4, duplicate=True, time_per_move=30, seed=5
-        )
+        created = Tournaments(client, ORGANISER_KEY).create(
+            "slovenian", entrants, deals=2, players=4, duplicate=True, time_per_move=30, seed=5,
+            full_rotation=True,
+        )  # fmt: skip
     assert created.games == 8  # 2 deals x 4 rotations of (a, b, c, a)
     (token,) = created.entrant_tokens
     runner = BotRunner(server.target, [token.token], EngineBot("heuristic", seed=1))
@@ -35,6 +44,8 @@ def test_duplicate_tournament_with_a_remote_bot_adds_up_from_the_table_logs(
     assert not thread.is_alive()
     assert runner.stats.moves > 0 and runner.stats.refused == 0
     assert runner.stats.tables == created.games
+    assert_fair(server.target, created.tournament_id)
+    assert doc["full_rotation"] is True  # marked: the organiser trusted the entrant to forget
 
     sums: dict[str, int] = defaultdict(int)
     seats: dict[tuple[int, str], set[int]] = defaultdict(set)
@@ -79,23 +90,29 @@ def _per_deal(games: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def test_deals_stay_sealed_until_the_tournament_has_finished(server: ServerThread) -> None:
-    # Four entrants at three seats: the remote one ("late") only plays the second deal, which
-    # starts after the first (parallel 1) and waits for it (no time limit).
+    # Four entrants at three seats, full rotation: the remote one ("late") only plays the
+    # second deal, which starts after the first (parallel 1) and waits for it (no time limit).
     entrants = [("h1", "heuristic"), ("h2", "heuristic"), ("r", "random"), ("late", "")]
     with connect(server.target) as client:
-        tours = Tournaments(client)
-        created = tours.create("slovenian", entrants, deals=2, players=3, parallel_tables=1, seed=9)
-        info = tours.get(created.tournament_id, with_games=True)
+        tours = Tournaments(client, ORGANISER_KEY)
+        created = tours.create(
+            "slovenian", entrants, deals=2, players=3, parallel_tables=1, seed=9,
+            full_rotation=True,
+        )  # fmt: skip
+        tid = created.tournament_id
+        late = created.entrant_tokens[0].token
+        check_in(server.target, late)  # the tables wait for it until it checks in
+        info = tours.get(tid, with_games=True)
         while not info.game_list[1].started:
             time.sleep(0.02)
-            info = tours.get(created.tournament_id, with_games=True)
+            info = tours.get(tid, with_games=True)
         assert 3 not in info.game_list[0].seating and 3 in info.game_list[1].seating
         assert info.game_list[0].finished
-        token = json.loads(tours.export(created.tournament_id))["games"][0]["log_token"]
+        token = json.loads(tours.export(tid))["games"][0]["log_token"]  # the organiser's
     first = table_log(server.target, token)
     assert not first.complete  # finished, but the tournament is not
     assert all(not e.hand_dealt.order for e in first.events if e.HasField("hand_dealt"))
-    runner = BotRunner(server.target, [created.entrant_tokens[0].token], EngineBot("random"))
+    runner = BotRunner(server.target, [late], EngineBot("random"))
     start_runner(runner).join(30)
-    finished = wait_finished(server.target, created.tournament_id)
+    finished = wait_finished(server.target, tid)
     assert table_log(server.target, finished["games"][0]["log_token"]).complete

@@ -10,7 +10,7 @@ from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ..service.harness import ServerThread, expect_error
-from .helpers import wait_finished
+from .helpers import ORGANISER_KEY, assert_fair, wait_finished
 
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
@@ -23,7 +23,10 @@ def _create(stub: ts_grpc.TournamentServiceStub, **spec: object) -> object:
         "entrants": [tm.Entrant(name="a", bot="random"), tm.Entrant(name="b", bot="random")],
     }
     base.update(spec)
-    return stub.CreateTournament(ts.CreateTournamentRequest(spec=tm.TournamentSpec(**base)))
+    request = ts.CreateTournamentRequest(
+        spec=tm.TournamentSpec(**base), organiser_key=ORGANISER_KEY
+    )
+    return stub.CreateTournament(request)
 
 
 def test_bad_specs_name_the_field(server: ServerThread) -> None:
@@ -43,6 +46,11 @@ def test_bad_specs_name_the_field(server: ServerThread) -> None:
             {"entrants": [tm.Entrant(name="x", bot="random"), tm.Entrant(name="x", bot="random")]},
             "INVALID_FIELD",
             "spec.entrants[1].name",
+        ),
+        (  # two remote entrants cannot fill four seats without one sitting twice
+            {"entrants": [tm.Entrant(name="x"), tm.Entrant(name="y")]},
+            "INVALID_FIELD",
+            "spec.entrants",
         ),
         (
             {"entrants": [tm.Entrant(name="x", bot="pimc", bot_options={"depth": "3"})]},
@@ -68,7 +76,7 @@ def test_unknown_tournaments_are_not_found(server: ServerThread) -> None:
 def test_progress_schedule_and_ratings_across_tournaments(server: ServerThread) -> None:
     entrants = [("rating-h", "heuristic"), ("rating-r", "random")]
     with connect(server.target) as client:
-        tours = Tournaments(client)
+        tours = Tournaments(client, ORGANISER_KEY)
         for seed in (1, 2):
             created = tours.create("slovenian", entrants, deals=2, players=3, seed=seed)
             wait_finished(server.target, created.tournament_id)
@@ -80,3 +88,4 @@ def test_progress_schedule_and_ratings_across_tournaments(server: ServerThread) 
         assert 2 < rated["rating-h"].games == rated["rating-r"].games <= 4
         assert rated["rating-h"].mu != rated["rating-r"].mu
         assert "rating-h" not in {r.name for r in tours.ratings("tarocco_bolognese")}
+    assert_fair(server.target, created.tournament_id)

@@ -18,7 +18,9 @@ CASES = [(v.id, n) for v in all_variants() for n in v.player_counts]
 
 
 def _state(variant: str, players: int, bots: str = "") -> TournamentState:
-    spec = tm.TournamentSpec(variant=variant, players=players, deals=2, duplicate=True)
+    spec = tm.TournamentSpec(
+        variant=variant, players=players, deals=2, duplicate=True, full_rotation=True
+    )
     spec.entrants.extend(tm.Entrant(name=f"e{i}", bot=bots) for i in range(players))
     spec.time_per_move.FromSeconds(5)
     return created_state("T" + "0" * 16, 1, tm.TournamentCreated(spec=spec, seed=3))

@@ -15,7 +15,7 @@ from tarok_service.server.main import running
 from tarok_service.server.table import PLAYING, TableState
 
 from ..service.harness import ServerThread
-from .helpers import start_runner, wait_finished
+from .helpers import ORGANISER_KEY, assert_fair, start_runner, wait_finished
 
 
 class QuitsAfter:
@@ -38,7 +38,7 @@ def test_a_silent_bot_is_timed_out_its_default_move_played_and_it_forfeits(
 ) -> None:
     entrants = [("sleepy", ""), ("h", "heuristic"), ("r", "random"), ("h2", "heuristic")]
     with connect(server.target) as client:
-        created = Tournaments(client).create(
+        created = Tournaments(client, ORGANISER_KEY).create(
             "slovenian", entrants, deals=1, players=4, duplicate=True,
             time_per_move=0.25, max_timeouts=2, seed=11,
         )  # fmt: skip
@@ -54,6 +54,7 @@ def test_a_silent_bot_is_timed_out_its_default_move_played_and_it_forfeits(
         late, auto = _check_log(server, game["table_id"])
         timed_out, forfeited_moves = timed_out + late, forfeited_moves + auto
     assert timed_out == 2 and forfeited_moves > 0
+    assert_fair(server.target, created.tournament_id)
 
 
 def _check_log(server: ServerThread, table_id: str) -> tuple[int, int]:

@@ -15,8 +15,16 @@ from tarok_client.tournaments import Tournaments
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
-from ..service.harness import ServerThread, config, expect_error
-from .helpers import last_totals, start_runner, table_log, wait_finished
+from ..service.harness import ServerThread, expect_error
+from .helpers import (
+    ORGANISER_KEY,
+    assert_fair,
+    last_totals,
+    start_runner,
+    table_log,
+    tour_config,
+    wait_finished,
+)
 
 
 def test_one_stream_plays_every_seat_of_two_free_tables(server: ServerThread) -> None:
@@ -63,35 +71,36 @@ def test_bad_and_spectator_tokens_are_refused(server: ServerThread) -> None:
 
 def test_bot_reconnects_after_a_server_restart_and_finishes(tmp_path: Path) -> None:
     store = f"sqlite:///{tmp_path / 'tarok.db'}"
-    first = ServerThread(config(store_url=store))
+    first = ServerThread(tour_config(store_url=store))
     port = first.port
     entrants = [("remote", ""), ("h", "heuristic"), ("r", "random")]
     with connect(first.target) as client:
-        created = Tournaments(client).create(
+        created = Tournaments(client, ORGANISER_KEY).create(
             "slovenian", entrants, deals=2, players=3, duplicate=True, seed=4
         )
     runner = BotRunner(first.target, [created.entrant_tokens[0].token], EngineBot("random"))
     thread = start_runner(runner)
     _wait(lambda: runner.stats.moves >= 5)
     first.stop()  # the stream ends, the bot's calls fail until a server is back
-    second = ServerThread(config(store_url=store, port=port))
+    second = ServerThread(tour_config(store_url=store, port=port))
     try:
         doc = wait_finished(second.target, created.tournament_id)
         thread.join(20)
         assert not thread.is_alive() and runner.stats.reconnects >= 1
         assert runner.stats.refused == 0
         assert len(doc["games"]) == created.games and doc["status"] == "finished"
+        assert_fair(second.target, created.tournament_id)
     finally:
         second.stop()
 
 
 def test_two_replicas_on_one_store_drive_one_tournament(tmp_path: Path) -> None:
     store = f"sqlite:///{tmp_path / 'tarok.db'}"
-    a, b = ServerThread(config(store_url=store)), ServerThread(config(store_url=store))
+    a, b = ServerThread(tour_config(store_url=store)), ServerThread(tour_config(store_url=store))
     try:
         entrants = [("remote", ""), ("h", "heuristic"), ("r", "random")]
         with connect(a.target) as client:
-            created = Tournaments(client).create(
+            created = Tournaments(client, ORGANISER_KEY).create(
                 "slovenian", entrants, deals=1, players=3, duplicate=True, seed=8
             )
         runner = BotRunner(b.target, [created.entrant_tokens[0].token], EngineBot("heuristic"))
@@ -103,6 +112,7 @@ def test_two_replicas_on_one_store_drive_one_tournament(tmp_path: Path) -> None:
             for name, score in zip(game["seats"], last_totals(log), strict=True):
                 sums[name] = sums.get(name, 0) + score
         assert {r["name"]: r["score"] for r in doc["entrants"]} == sums
+        assert_fair(b.target, created.tournament_id)
     finally:
         a.stop()
         b.stop()

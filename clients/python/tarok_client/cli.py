@@ -1,4 +1,4 @@
-"""The `tarok` command: serve, demo, variants, selfplay, tournament, bot."""
+"""The `tarok` command: serve, demo, variants, selfplay, tournament, bot, verify."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def _parser() -> argparse.ArgumentParser:
         "--secret", default=None, help="token signing secret (default: $TAROK_SECRET, else random)"
     )
     serve.add_argument("--heartbeat", type=float, default=10.0, help="watch heartbeat seconds")
+    tournament_cli.add_serve_options(serve)
     serve.add_argument(
         "--metrics-port",
         type=int,
@@ -88,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "demo":
             return _demo(args)
-        if args.command in ("tournament", "bot"):
+        if args.command in ("tournament", "bot", "verify"):
             return tournament_cli.main(args, _target)
         return _variants(args)
     except TarokError as error:
@@ -116,6 +117,7 @@ def _serve(args: argparse.Namespace) -> int:
         log_format=args.log_format,
         drain_seconds=args.drain_seconds,
         grace_seconds=args.grace_seconds,
+        **tournament_cli.serve_config(args),
     )
     asyncio.run(serve(config))
     return 0

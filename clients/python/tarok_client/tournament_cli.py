@@ -1,4 +1,5 @@
-"""`tarok tournament run|show|export|ratings` and `tarok bot`.
+"""`tarok tournament run|show|export|cancel|ratings`, `tarok bot` and the tournament options
+of `tarok serve`.
 
 tarok tournament run --variant slovenian --bots heuristic,random --deals 20 --duplicate
 tarok bot --server host:port --token <entrant or seat token> --bot heuristic
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import secrets
 import sys
 import threading
 import time
@@ -18,11 +21,54 @@ from typing import Any, TextIO
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from .runner import BotRunner, EngineBot
-from .sdk import connect
+from .sdk import Client, connect
 from .tournaments import FINISHED, Tournaments
+from .verify import Report, read_log, verify_files, verify_tournament
 
 Target = Callable[[str | None], AbstractContextManager[str]]
 BUILTIN = ("random", "heuristic", "pimc")
+ORGANISER_KEY_ENV = "TAROK_ORGANISER_KEY"
+BOT_SHARE_ENV = "TAROK_TOURNAMENT_BOT_SHARE"
+DEFAULT_TIME_PER_MOVE = 10.0
+DEFAULT_MAX_TIMEOUTS = 3
+DEFAULT_PARALLEL = 8
+DEFAULT_CHECK_IN = 60.0
+
+
+def add_serve_options(serve: argparse.ArgumentParser) -> None:
+    """The tournament options and limits of `tarok serve`."""
+    serve.add_argument(
+        "--organiser-key",
+        default=None,
+        help=f"key that CreateTournament needs (default: ${ORGANISER_KEY_ENV}; "
+        "none: the server takes no tournaments)",
+    )
+    serve.add_argument(
+        "--max-tournaments", type=int, default=8, help="tournaments running at once (%(default)s)"
+    )
+    serve.add_argument(
+        "--max-tournament-tables",
+        type=int,
+        default=50_000,
+        help="tables in one tournament (%(default)s)",
+    )
+    serve.add_argument(
+        "--tournament-bot-share",
+        type=float,
+        default=float(os.environ.get(BOT_SHARE_ENV, "0.25")),
+        help=f"share of wall time built-in tournament bots may think (%(default)s; 1: all; "
+        f"default from ${BOT_SHARE_ENV})",
+    )
+
+
+def serve_config(args: argparse.Namespace) -> dict[str, Any]:
+    """ServerConfig fields from the `tarok serve` tournament options."""
+    return {
+        "organiser_key": args.organiser_key or os.environ.get(ORGANISER_KEY_ENV, ""),
+        "max_tournaments": args.max_tournaments,
+        "max_tournament_tables": args.max_tournament_tables,
+        "tournament_bot_share": args.tournament_bot_share,
+    }
 
 
 def add_parsers(sub: Any) -> None:
@@ -39,12 +85,56 @@ def add_parsers(sub: Any) -> None:
         help="comma-separated entrants: random, heuristic, pimc, or remote:NAME (an external "
         "bot; its token is printed for `tarok bot`)",
     )
-    run.add_argument("--deals", type=int, default=10)
-    run.add_argument("--duplicate", action="store_true", help="replay each deal, seats rotated")
-    run.add_argument("--time-per-move", type=float, default=10.0, help="seconds (0: no limit)")
-    run.add_argument("--max-timeouts", type=int, default=0, help="before forfeiting (0: 3)")
-    run.add_argument("--parallel", type=int, default=0, help="tables at once (0: 8)")
-    run.add_argument("--seed", type=int, default=None, help="seed of the deals")
+    run.add_argument("--deals", type=int, default=10, help="deals to play (%(default)s)")
+    run.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play each deal at several tables and compare each seat with the same seat "
+        "played by others (remote entrants play a deal once unless --full-rotation)",
+    )
+    run.add_argument(
+        "--full-rotation",
+        action="store_true",
+        help="seat remote entrants at every seat of every deal too, trusting them to forget "
+        "the cards (marked in the standings)",
+    )
+    run.add_argument(
+        "--time-per-move",
+        type=float,
+        default=DEFAULT_TIME_PER_MOVE,
+        help="seconds a seat has for each move; a missed deadline plays the default move "
+        "(default %(default)s; 0: no limit)",
+    )
+    run.add_argument(
+        "--max-timeouts",
+        type=int,
+        default=DEFAULT_MAX_TIMEOUTS,
+        help="missed deadlines after which a remote entrant forfeits: its moves are then "
+        "played at once (default %(default)s)",
+    )
+    run.add_argument(
+        "--check-in",
+        type=float,
+        default=DEFAULT_CHECK_IN,
+        help="seconds remote entrants have to connect before the first table starts; one "
+        "that has not connected by then forfeits (default %(default)s)",
+    )
+    run.add_argument(
+        "--parallel", type=int, default=DEFAULT_PARALLEL, help="tables at once (%(default)s)"
+    )
+    run.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the deals, for reproducible runs (default: secret and random; never "
+        "give one for a real tournament)",
+    )
+    run.add_argument(
+        "--organiser-key",
+        default=None,
+        help=f"the server's organiser key (default: ${ORGANISER_KEY_ENV}; a local server "
+        "gets a fresh one)",
+    )
     run.add_argument("--option", action="append", default=[], help="table option NAME=VALUE")
     run.add_argument(
         "--bot-option",
@@ -55,11 +145,37 @@ def add_parsers(sub: Any) -> None:
     run.add_argument(
         "--remote", action="store_true", help="play the built-in bots from this client over gRPC"
     )
-    run.add_argument("--json", action="store_true", help="end with the standings as JSON")
-    for name in ("show", "export"):
+    run.add_argument(
+        "--json",
+        action="store_true",
+        help="print only the standings as one JSON document on stdout (progress on stderr)",
+    )
+    for name in ("show", "export", "cancel", "pause", "resume"):
         action = tsub.add_parser(name, help=f"{name} a tournament")
         action.add_argument("tournament_id")
+        action.add_argument(
+            "--organiser-token",
+            default="",
+            help="the organiser token (standings, tables and exports while it runs; cancel)",
+        )
         _server_arg(action)
+    tsub.choices["cancel"].add_argument("--reason", default="", help="recorded in its log")
+    check = tsub.add_parser("verify", help="fetch a finished tournament and verify its deals")
+    check.add_argument("tournament_id")
+    check.add_argument("--json", action="store_true", help="print the report as one JSON document")
+    _server_arg(check)
+    verify = sub.add_parser(
+        "verify", help="check revealed deals against their commitments (docs/fair-deals.md)"
+    )
+    verify.add_argument("logs", nargs="*", help="table logs as JSON (GetTableLog, format JSON)")
+    verify.add_argument(
+        "--seat-log",
+        action="append",
+        default=[],
+        help="a seat's log kept during play: its hands must come from the revealed deals",
+    )
+    verify.add_argument("--tournament", default=None, help="a tournament's export (JSON)")
+    verify.add_argument("--json", action="store_true", help="print the report as one JSON document")
     ratings = tsub.add_parser("ratings", help="a variant's ratings across tournaments")
     ratings.add_argument("--variant", default="slovenian")
     _server_arg(ratings)
@@ -86,19 +202,39 @@ def main(args: argparse.Namespace, target: Target) -> int:
         print(f"bot {args.bot}: {stats.moves} moves, {stats.late} late, "
               f"{stats.reconnects} reconnects, {stats.tables} tables")  # fmt: skip
         return 0
+    if args.command == "verify":
+        return print_report(verify_files(args.logs, args.seat_log, args.tournament), args.json)
+    key = getattr(args, "organiser_key", None) or os.environ.get(ORGANISER_KEY_ENV, "")
+    if args.server is None and args.action == "run" and not key:
+        key = secrets.token_hex(16)  # the local server started below takes it
+        os.environ[ORGANISER_KEY_ENV] = key
+    if args.server is None and args.action == "run":
+        os.environ.setdefault(BOT_SHARE_ENV, "1")  # our own server: nobody else to keep fast
     with target(args.server) as server, connect(server) as client:
         client.wait_ready(timeout=15)
-        tours = Tournaments(client)
+        tours = Tournaments(client, organiser_key=key)
         if args.action == "run":
             return run_tournament(tours, server, args, sys.stdout, sys.stderr)
         if args.action == "ratings":
             for r in tours.ratings(args.variant):
                 print(f"{r.name:<20} {r.ordinal:8.2f}  mu {r.mu:6.2f}  sigma {r.sigma:5.2f}")
             return 0
+        if args.action == "verify":
+            return print_report(fetch_and_verify(client, tours, args.tournament_id), args.json)
+        token = args.organiser_token
         if args.action == "export":
-            print(tours.export(args.tournament_id))
+            print(tours.export(args.tournament_id, token))
             return 0
-        info = tours.get(args.tournament_id)
+        if args.action in ("pause", "resume"):
+            info = tours.pause(args.tournament_id, args.action == "pause", token)
+            state = "paused" if info.paused else "running"
+            print(f"{info.tournament_id}: {state}", file=sys.stderr)
+            return 0
+        if args.action == "cancel":
+            info = tours.cancel(args.tournament_id, args.reason, token)
+            print(f"{info.tournament_id}: cancelled", file=sys.stderr)
+            return 0
+        info = tours.get(args.tournament_id, organiser_token=token)
         print_standings(info, sys.stdout)
         return 0
 
@@ -133,6 +269,7 @@ def run_tournament(
     created = tours.create(
         args.variant, [(n, b) for n, b, _ in plan], args.deals, args.players, args.duplicate,
         args.time_per_move, args.seed, options, args.parallel, args.max_timeouts, bot_options,
+        args.check_in, args.full_rotation or _all_remote_are_ours(plan),
     )  # fmt: skip
     tid = created.tournament_id
     print(f"tournament {tid}: {args.variant}, {created.games} tables", file=err)
@@ -144,10 +281,18 @@ def run_tournament(
     for thread in threads:
         thread.join(30)
     final = tours.get(tid)
-    print_standings(final, out)
     if args.json:
         print(json.dumps(standings_json(final)), file=out)
+    else:
+        print_standings(final, out)
     return 0 if final.status == FINISHED else 1
+
+
+def _all_remote_are_ours(plan: list[tuple[str, str, str]]) -> bool:
+    """Whether every remote entrant is a built-in bot this command runs (`--remote`): those
+    are trusted like the server's, so the deals rotate fully."""
+    remote = [local for _, bot, local in plan if not bot]
+    return bool(remote) and all(remote)
 
 
 def bot_option_map(items: list[str]) -> dict[str, dict[str, str]]:
@@ -203,6 +348,8 @@ def _progress(info: tm.TournamentInfo, elapsed: float, err: TextIO) -> None:
 def print_standings(info: tm.TournamentInfo, out: TextIO) -> None:
     spec = info.spec
     kind = "duplicate" if spec.duplicate else "plain"
+    if spec.full_rotation:
+        kind += ", full rotation: trusts remote entrants to forget the cards"
     print(f"{info.tournament_id}: {spec.variant}, {spec.players} players, {spec.deals} deals "
           f"({kind}), {info.games_finished}/{info.games} tables", file=out)  # fmt: skip
     print(f"{'#':>2} {'name':<16} {'per deal':>9} {'ci95':>8} {'score':>9} {'games':>6} "
@@ -221,6 +368,9 @@ def standings_json(info: tm.TournamentInfo) -> dict[str, Any]:
         "players": info.spec.players,
         "deals": info.spec.deals,
         "duplicate": info.spec.duplicate,
+        "full_rotation": info.spec.full_rotation,
+        "status": tm.TournamentStatus.Name(info.status).removeprefix("TOURNAMENT_STATUS_").lower(),
+        "seed_commitment": info.seed_commitment.hex(),
         "tables": info.games,
         "entrants": [
             {
@@ -239,3 +389,36 @@ def standings_json(info: tm.TournamentInfo) -> dict[str, Any]:
             for r in info.standings
         ],
     }
+
+
+def fetch_and_verify(client: Client, tours: Tournaments, tournament_id: str) -> Report:
+    """A finished tournament's export and every table's complete log, verified."""
+    from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+    from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+
+    export = json.loads(tours.export(tournament_id))
+    stub = svc_grpc.TarokServiceStub(client.channel)
+    logs = {}
+    for game in export["games"]:
+        if game.get("log_token"):
+            request = svc.GetTableLogRequest(token=game["log_token"], format=svc.LOG_FORMAT_JSON)
+            logs[game["table_id"]] = read_log(stub.GetTableLog(request).json)
+    return verify_tournament(export, logs)
+
+
+def print_report(report: Report, as_json: bool) -> int:
+    """The verification report (exit status 1 when anything failed)."""
+    counts = {
+        "deals": report.deals,
+        "sealed": report.sealed,
+        "seat_hands": report.seat_hands,
+        "tournament_deals": report.tournament_deals,
+    }
+    if as_json:
+        print(json.dumps({"ok": report.ok, **counts, "problems": report.problems}))
+    else:
+        for problem in report.problems:
+            print(f"FAIL {problem}")
+        summary = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
+        print(("ok" if report.ok else "FAILED") + f": {summary} checked")
+    return 0 if report.ok else 1

@@ -9,13 +9,15 @@ from collections.abc import AsyncIterator
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
+from ...tournament import fairness
 from .. import errors as e
 from ..context import Context
-from . import log, ratings, results, spec, turns
+from . import log, organiser, ratings, results, spec, turns
 from .log import TournamentLogs, TournamentState
 from .worker import Supervisor
 
 ID_BYTES = 8
+MAX_REASON = 200
 _ID = re.compile(rf"^T[0-9a-f]{{{2 * ID_BYTES}}}$")
 
 
@@ -26,33 +28,62 @@ class TournamentApp:
         self.ctx = ctx
         self.logs = TournamentLogs(ctx)
         self.signer = turns.entrant_signer(ctx)
+        self.organisers = organiser.organiser_signer(ctx)
         self.supervisor = Supervisor(ctx, self.logs)
         self._standings: dict[str, tuple[int, list[tm.Standing]]] = {}
 
     async def create_tournament(
         self, request: ts.CreateTournamentRequest
     ) -> ts.CreateTournamentResponse:
-        """Record TournamentCreated, list it in the registry; tokens for remote entrants."""
-        checked = spec.validated(request.spec)
+        """Record TournamentCreated, list it in the registry; tokens for the organiser and the
+        remote entrants. Needs the organiser key; within the server's limits."""
+        organiser.check_key(self.ctx, request.organiser_key)
+        checked = spec.validated(request.spec, self.ctx.config.max_tournament_tables)
+        await self._check_room()
         tournament_id = "T" + secrets.token_hex(ID_BYTES)
         seed = request.seed if request.HasField("seed") else secrets.randbits(62)
-        created = tm.TournamentCreated(spec=checked, seed=seed)
+        salt = fairness.new_salt()
+        created = tm.TournamentCreated(spec=checked, seed=seed, seed_salt=salt)
         await self.ctx.store.append(tournament_id, 0, log.encode([created]), self.ctx.clock())
         listed = tm.TournamentListed(tournament_id=tournament_id)
         await log.append_once(self.ctx, log.REGISTRY, lambda _: [listed])
         self.supervisor.ensure(tournament_id)
         state = await self.logs.load(tournament_id)
-        out = ts.CreateTournamentResponse(tournament_id=tournament_id, games=len(state.games))
         now = self.ctx.clock()
+        out = ts.CreateTournamentResponse(
+            tournament_id=tournament_id,
+            games=len(state.games),
+            organiser_token=self.organisers.issue(tournament_id, 0, now)[0],
+            seed_commitment=fairness.seed_commitment(salt, seed),
+        )
         for i, entrant in enumerate(checked.entrants):
             if not entrant.bot:
                 token = self.signer.issue(tournament_id, i, now)[0]
                 out.entrant_tokens.add(entrant=i, name=entrant.name, token=token)
         return out
 
+    async def _check_room(self) -> None:
+        """RESOURCE_EXHAUSTED when the server runs its limit of tournaments already."""
+        known: set[str] = set()
+        await log.running(self.ctx, 0, known)
+        limit = self.ctx.config.max_tournaments
+        if len(known) >= limit:
+            raise e.ServiceError(
+                e.RESOURCE_EXHAUSTED,
+                organiser.TOO_MANY_TOURNAMENTS,
+                f"this server runs {limit} tournaments at most: try again later",
+                {"limit": str(limit)},
+            )
+
     async def get_tournament(self, request: ts.GetTournamentRequest) -> ts.GetTournamentResponse:
+        """Progress for anyone; standings and the schedule once it is over, or for the
+        organiser (PERMISSION_DENIED for others asking for the schedule while it runs)."""
         state = await self._load(request.tournament_id)
-        info = results.info(state, self._standings_of(state), request.with_games)
+        inside = state.finished or self._organiser(request.organiser_token, state)
+        if request.with_games and not inside:
+            raise organiser.sealed(state.tournament_id, "the tables")
+        rows = self._standings_of(state) if inside else None
+        info = results.info(state, rows, request.with_games)
         return ts.GetTournamentResponse(tournament=info)
 
     async def watch_tournament(
@@ -76,9 +107,37 @@ class TournamentApp:
     async def export_tournament(
         self, request: ts.ExportTournamentRequest
     ) -> ts.ExportTournamentResponse:
+        """The results; while the tournament runs, only for its organiser."""
         state = await self._load(request.tournament_id)
+        if not state.finished and not self._organiser(request.organiser_token, state):
+            raise organiser.sealed(state.tournament_id, "the results and table logs")
         text = results.export(self.ctx, state, self._standings_of(state))
         return ts.ExportTournamentResponse(json=text)
+
+    async def cancel_tournament(
+        self, request: ts.CancelTournamentRequest
+    ) -> ts.CancelTournamentResponse:
+        """End a running tournament: TournamentCancelled and TournamentFinished in its log."""
+        state = await self._load(request.tournament_id)
+        if not request.organiser_token:
+            raise e.invalid("organiser_token", "organiser_token is required")
+        self._organiser(request.organiser_token, state)
+        reason = request.reason.strip()
+        if len(reason) > MAX_REASON:
+            raise e.invalid("reason", f"reason is longer than {MAX_REASON} characters")
+        if state.finished:
+            raise e.precondition(organiser.TOURNAMENT_OVER, "the tournament is over already")
+
+        def cancel(bodies: list[log.Body]) -> list[log.Body]:
+            if any(isinstance(b, tm.TournamentFinished) for b in bodies):
+                return []
+            return [tm.TournamentCancelled(reason=reason), tm.TournamentFinished()]
+
+        if not await log.append_once(self.ctx, state.tournament_id, cancel):
+            raise e.precondition(organiser.TOURNAMENT_OVER, "the tournament is over already")
+        state = await self.logs.load(state.tournament_id)
+        info = results.info(state, self._standings_of(state), False)
+        return ts.CancelTournamentResponse(tournament=info)
 
     def stream_my_turns(
         self, request: ts.StreamMyTurnsRequest
@@ -90,7 +149,35 @@ class TournamentApp:
             raise e.invalid("variant", "variant is required", e.UNKNOWN_VARIANT)
         return ts.GetRatingsResponse(ratings=await ratings.load(self.ctx, request.variant))
 
+    async def pause_tournament(
+        self, request: ts.PauseTournamentRequest
+    ) -> ts.PauseTournamentResponse:
+        """Pause (no new table starts) or resume a running tournament: TournamentPaused."""
+        state = await self._load(request.tournament_id)
+        if not request.organiser_token:
+            raise e.invalid("organiser_token", "organiser_token is required")
+        self._organiser(request.organiser_token, state)
+        if state.finished:
+            raise e.precondition(organiser.TOURNAMENT_OVER, "the tournament is over already")
+
+        def pause(bodies: list[log.Body]) -> list[log.Body]:
+            now = False
+            for body in bodies:
+                if isinstance(body, tm.TournamentFinished):
+                    return []
+                if isinstance(body, tm.TournamentPaused):
+                    now = body.paused
+            return [] if now == request.paused else [tm.TournamentPaused(paused=request.paused)]
+
+        await log.append_once(self.ctx, state.tournament_id, pause)
+        state = await self.logs.load(state.tournament_id)
+        rows = self._standings_of(state)
+        return ts.PauseTournamentResponse(tournament=results.info(state, rows, False))
+
     # --- helpers ----------------------------------------------------------------------------
+
+    def _organiser(self, token: str, state: TournamentState) -> bool:
+        return organiser.is_organiser(self.ctx, self.organisers, token, state.tournament_id)
 
     async def _load(self, tournament_id: str) -> TournamentState:
         if not tournament_id:

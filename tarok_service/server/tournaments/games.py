@@ -8,6 +8,7 @@ append fails and the caller decides again on the newer state, so replicas may al
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 
 from tarok_proto.tarok.v1 import events_pb2 as ev
@@ -72,9 +73,11 @@ def play_run(
     forfeited: set[int],
     clock: Clock,
     shuffle: Shuffler,
+    pace: Callable[[float], None] = lambda spent: None,
 ) -> Batch | None:
     """The moves of the seats played by the server (built-in bots, forfeited entrants) from
-    here until a remote seat is to move or the table is over; None when there are none."""
+    here until a remote seat is to move or the table is over; None when there are none.
+    `pace(seconds)` is called after each bot decision with the time it took (to pause)."""
     table_now, payloads = table, list[events.Payload]()
     for _ in range(MAX_RUN):
         hand = table_now.hand
@@ -82,7 +85,9 @@ def play_run(
             break
         seat = hand.turn
         if seat in brains:
+            began = time.perf_counter()
             step = bot_move(table_now, seat, brains[seat], clock(), shuffle)
+            pace(time.perf_counter() - began)
         elif seat in forfeited:
             step = commands.time_out(table_now, clock(), shuffle, forfeited=True)
         else:

@@ -31,6 +31,9 @@ Body = (
     | tm.TournamentListed
     | tm.TournamentEnded
     | tm.RatingsRecorded
+    | tm.TournamentCancelled
+    | tm.EntrantCheckedIn
+    | tm.TournamentPaused
 )
 CLASSES: dict[str, type[Message]] = {
     cls.DESCRIPTOR.name: cls
@@ -43,6 +46,9 @@ CLASSES: dict[str, type[Message]] = {
         tm.TournamentListed,
         tm.TournamentEnded,
         tm.RatingsRecorded,
+        tm.TournamentCancelled,
+        tm.EntrantCheckedIn,
+        tm.TournamentPaused,
     )
 }
 
@@ -86,6 +92,12 @@ class TournamentState:
     results: dict[int, tm.GameResult] = field(default_factory=dict)
     forfeited: set[int] = field(default_factory=set)
     finished: bool = False
+    seed_salt: bytes = b""
+    created_at: float = 0.0  # when TournamentCreated was recorded (unix seconds)
+    checked_in: set[int] = field(default_factory=set)
+    cancelled: bool = False
+    cancel_reason: str = ""
+    paused: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -114,6 +126,13 @@ class TournamentState:
             self.forfeited.add(body.entrant)
         elif isinstance(body, tm.TournamentFinished):
             self.finished = True
+        elif isinstance(body, tm.EntrantCheckedIn):
+            self.checked_in.add(body.entrant)
+        elif isinstance(body, tm.TournamentPaused):
+            self.paused = body.paused
+        elif isinstance(body, tm.TournamentCancelled):
+            self.cancelled = True
+            self.cancel_reason = body.reason
 
 
 def record(game: Game, result: tm.GameResult) -> GameRecord:
@@ -129,10 +148,22 @@ def record(game: Game, result: tm.GameResult) -> GameRecord:
     )
 
 
-def created_state(tournament_id: str, seq: int, body: tm.TournamentCreated) -> TournamentState:
+def created_state(
+    tournament_id: str, seq: int, body: tm.TournamentCreated, created_at: float = 0.0
+) -> TournamentState:
     spec = body.spec
-    games = schedule(len(spec.entrants), spec.players, spec.deals, spec.duplicate)
-    return TournamentState(tournament_id, seq, spec, body.seed, games)
+    games = schedule_of(spec)
+    return TournamentState(
+        tournament_id, seq, spec, body.seed, games, seed_salt=body.seed_salt, created_at=created_at
+    )
+
+
+def schedule_of(spec: tm.TournamentSpec) -> list[Game]:
+    """The tables of a spec: remote entrants play each deal at most once unless the organiser
+    chose full rotation (built-in bots, with fresh brains per table, always rotate)."""
+    remote = [i for i, x in enumerate(spec.entrants) if not x.bot]
+    once = () if spec.full_rotation else remote
+    return schedule(len(spec.entrants), spec.players, spec.deals, spec.duplicate, once)
 
 
 class TournamentLogs:
@@ -152,7 +183,8 @@ class TournamentLogs:
             if state is None:
                 if not isinstance(body, tm.TournamentCreated):
                     raise not_found(tournament_id)
-                state = self._states[tournament_id] = created_state(tournament_id, item.seq, body)
+                state = created_state(tournament_id, item.seq, body, item.created_at)
+                self._states[tournament_id] = state
             else:
                 state.apply(item.seq, body)
         if state is None:

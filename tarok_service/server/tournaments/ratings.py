@@ -53,5 +53,6 @@ async def wrap_up(ctx: Context, state: TournamentState) -> None:
             return []
         return [tm.TournamentEnded(tournament_id=tid)]
 
-    await log.append_once(ctx, log.ratings_log(state.spec.variant), new_ratings)
+    if not state.cancelled:  # a cancelled tournament's games are not rated
+        await log.append_once(ctx, log.ratings_log(state.spec.variant), new_ratings)
     await log.append_once(ctx, log.REGISTRY, ended)

@@ -7,12 +7,19 @@ from typing import Any
 
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from ...tournament import standings
+from ...tournament import fairness, standings
 from ..context import Context
 from .log import TournamentState
 
 RUNNING = tm.TOURNAMENT_STATUS_RUNNING
 FINISHED = tm.TOURNAMENT_STATUS_FINISHED
+CANCELLED = tm.TOURNAMENT_STATUS_CANCELLED
+
+
+def status_of(state: TournamentState) -> tm.TournamentStatus.ValueType:
+    if state.cancelled:
+        return CANCELLED
+    return FINISHED if state.finished else RUNNING
 
 
 def standing_msgs(state: TournamentState) -> list[tm.Standing]:
@@ -47,12 +54,19 @@ def info(
         tournament_id=state.tournament_id,
         version=state.version,
         spec=state.spec,
-        status=FINISHED if state.finished else RUNNING,
+        status=status_of(state),
         games=len(state.games),
         games_started=len(state.started),
         games_finished=len(state.results),
         standings=standings_ or [],
+        seed_commitment=fairness.seed_commitment(state.seed_salt, state.seed),
+        checked_in=sorted(state.checked_in),
+        cancel_reason=state.cancel_reason,
+        paused=state.paused,
     )
+    if state.finished:
+        out.seed = state.seed
+        out.seed_salt = state.seed_salt
     if with_games:
         out.game_list.extend(game_msg(state, g.index) for g in state.games)
     return out
@@ -86,8 +100,12 @@ def export(ctx: Context, state: TournamentState, rows: list[tm.Standing]) -> str
         "deals": spec.deals,
         "duplicate": spec.duplicate,
         "time_per_move": spec.time_per_move.ToNanoseconds() / 1e9,
-        "status": "finished" if state.finished else "running",
+        "status": _STATUS_TEXT[status_of(state)],
+        "cancel_reason": state.cancel_reason or None,
+        "full_rotation": spec.full_rotation,
+        "seed_commitment": fairness.seed_commitment(state.seed_salt, state.seed).hex(),
         "seed": state.seed if state.finished else None,
+        "seed_salt": state.seed_salt.hex() if state.finished else None,
         "entrants": [entrant_row(r) for r in rows],
         "games": [],
     }
@@ -97,6 +115,9 @@ def export(ctx: Context, state: TournamentState, rows: list[tm.Standing]) -> str
             row["log_token"] = ctx.tokens.issue(row["table_id"], None, now)[0]
         doc["games"].append(row)
     return json.dumps(doc, ensure_ascii=False)
+
+
+_STATUS_TEXT = {RUNNING: "running", FINISHED: "finished", CANCELLED: "cancelled"}
 
 
 def entrant_row(row: tm.Standing) -> dict[str, Any]:

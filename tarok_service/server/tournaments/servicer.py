@@ -58,3 +58,15 @@ class TournamentServicer(ts_grpc.TournamentServiceServicer):
         self, request: ts.GetRatingsRequest, context: Ctx
     ) -> ts.GetRatingsResponse:
         return await self.app.get_ratings(request)
+
+    @unary
+    async def CancelTournament(
+        self, request: ts.CancelTournamentRequest, context: Ctx
+    ) -> ts.CancelTournamentResponse:
+        return await self.app.cancel_tournament(request)
+
+    @unary
+    async def PauseTournament(
+        self, request: ts.PauseTournamentRequest, context: Ctx
+    ) -> ts.PauseTournamentResponse:
+        return await self.app.pause_tournament(request)

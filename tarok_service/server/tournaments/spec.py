@@ -7,9 +7,11 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 from ...bots import BOT_NAMES
 from ...engine.options import OptionError
 from ...engine.variant import find_variant
-from ...tournament import schedule
 from ...tournament.brains import entrant_bot
 from .. import errors as e
+from .log import schedule_of
+
+TOO_MANY_TABLES = "TOO_MANY_TABLES"
 
 MAX_NAME = 40
 MAX_ENTRANTS = 64
@@ -17,10 +19,15 @@ MAX_DEALS = 10_000
 MAX_GAMES = 100_000
 MAX_SECONDS_PER_MOVE = 3600
 MAX_PARALLEL = 256
+MAX_CHECK_IN = 3600
+DEFAULT_PARALLEL = 8
+DEFAULT_MAX_TIMEOUTS = 3
+DEFAULT_CHECK_IN = 60
 
 
-def validated(spec: tm.TournamentSpec) -> tm.TournamentSpec:
-    """A copy of `spec` with options resolved and entrant names filled in, or an error."""
+def validated(spec: tm.TournamentSpec, max_games: int = MAX_GAMES) -> tm.TournamentSpec:
+    """A copy of `spec` with options resolved, defaults filled in (so GetTournament shows
+    the rules in force) and entrant names filled in, or an error; at most `max_games` tables."""
     out = tm.TournamentSpec()
     out.CopyFrom(spec)
     _variant_and_options(out)
@@ -36,9 +43,25 @@ def validated(spec: tm.TournamentSpec) -> tm.TournamentSpec:
         raise e.invalid("spec.max_timeouts", "max_timeouts must be >= 0")
     if not 0 <= out.parallel_tables <= MAX_PARALLEL:
         raise e.invalid("spec.parallel_tables", f"parallel_tables must be in 0..{MAX_PARALLEL}")
-    games = len(schedule(len(out.entrants), out.players, out.deals, out.duplicate))
-    if games > MAX_GAMES:
-        raise e.invalid("spec.deals", f"{games} tables is more than {MAX_GAMES}")
+    check_in = out.check_in.ToNanoseconds() / 1e9
+    if not 0 <= check_in <= MAX_CHECK_IN:
+        raise e.invalid("spec.check_in", f"check_in must be in 0..{MAX_CHECK_IN} s")
+    out.max_timeouts = out.max_timeouts or DEFAULT_MAX_TIMEOUTS
+    out.parallel_tables = out.parallel_tables or DEFAULT_PARALLEL
+    if not check_in:
+        out.check_in.FromSeconds(DEFAULT_CHECK_IN)
+    try:
+        games = len(schedule_of(out))
+    except ValueError as err:
+        raise e.invalid("spec.entrants", str(err)) from None
+    limit = min(max_games, MAX_GAMES)
+    if games > limit:
+        raise e.ServiceError(
+            e.RESOURCE_EXHAUSTED,
+            TOO_MANY_TABLES,
+            f"{games} tables is more than this server's limit of {limit}",
+            {"field": "spec.deals", "limit": str(limit)},
+        )
     return out
 
 

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from .. import errors as e
 from ..context import Context
@@ -23,6 +24,7 @@ from ..events import timestamp
 from ..table import FINISHED, TableState
 from ..tokens import TokenSigner
 from ..views import table_view
+from . import log
 from .log import TournamentLogs
 from .worker import wait_any
 
@@ -78,12 +80,36 @@ class TurnFinder:
         known = self.followed.setdefault(claim.table_id, Followed(claim.table_id, {}))
         known.seats[claim.seat] = token
 
+    async def check_in(self) -> None:
+        """Record that each entrant is here (once; the first tables wait for it)."""
+        for tournament_id, entrant in self.entrants:
+            state = await self.logs.load(tournament_id)
+            if state.finished or entrant in state.checked_in or state.started:
+                continue
+
+            def checked_in(bodies: list[log.Body], entrant: int = entrant) -> list[log.Body]:
+                done = any(
+                    (isinstance(b, tm.EntrantCheckedIn) and b.entrant == entrant)
+                    or isinstance(b, tm.TournamentFinished)
+                    for b in bodies
+                )
+                return [] if done else [tm.EntrantCheckedIn(entrant=entrant)]
+
+            await log.append_once(self.ctx, tournament_id, checked_in)
+
     async def refresh(self) -> None:
         """Follow the started, unfinished tables of each entrant."""
         for tournament_id, entrant in self.entrants:
             state = await self.logs.load(tournament_id)
             if state.finished:
                 self.tournaments_done.add(tournament_id)
+            if state.cancelled:  # its unfinished tables are abandoned
+                for table_id in [
+                    t for t, f in self.followed.items() if f.tournament_id == tournament_id
+                ]:
+                    del self.followed[table_id]
+                    self.closed.add(table_id)
+                continue
             for game, table_id in state.started.items():
                 if table_id in self.followed or table_id in self.closed:
                     continue
@@ -165,6 +191,7 @@ async def stream_my_turns(
     finder = TurnFinder(ctx, logs, dict(request.seen))
     for token in request.tokens:
         finder.add_token(token, signer)
+    await finder.check_in()
     beat = ctx.config.heartbeat_seconds
     while not ctx.stopping:
         await finder.refresh()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -30,11 +31,11 @@ from ..context import Context
 from ..table import FINISHED, TableState
 from . import games, log, ratings
 from .log import TournamentLogs, TournamentState
+from .spec import DEFAULT_CHECK_IN, DEFAULT_MAX_TIMEOUTS, DEFAULT_PARALLEL
 
 POLL_SECONDS = 1.0  # longest sleep between rounds (changes wake a worker at once)
 REGISTRY_POLL = 2.0
-DEFAULT_PARALLEL = 8
-DEFAULT_MAX_TIMEOUTS = 3
+MAX_PAUSE = 5.0  # longest pause a worker takes to keep to its share of the server
 logger = structlog.get_logger("tarok.tournament")
 
 
@@ -65,6 +66,7 @@ class Worker:
 
     async def run(self) -> None:
         while not self.ctx.stopping:
+            began = time.thread_time()  # this (the event loop's) thread only: not the bots'
             state = await self.logs.load(self.tournament_id)
             if state.finished:
                 await ratings.wrap_up(self.ctx, state)
@@ -82,6 +84,26 @@ class Worker:
             recorded = await self._record(state, outcomes)
             if not recorded and not any(o.acted for o in outcomes):
                 await self._wait(state, outcomes)
+            else:
+                await self._keep_to_share(time.thread_time() - began)
+
+    def _pause(self, busy: float) -> float:
+        share = self.ctx.config.tournament_bot_share
+        return min(busy * (1 / share - 1), MAX_PAUSE) if 0 < share < 1 else 0.0
+
+    def _pace(self, spent: float) -> None:
+        """After a bot decision that took `spent` seconds (in the bots' thread): pause, so that
+        built-in bots use at most `tournament_bot_share` of the server and other tables stay
+        fast (the pause releases the interpreter lock)."""
+        pause = self._pause(spent)
+        if pause > 0:
+            time.sleep(pause)
+
+    async def _keep_to_share(self, busy: float) -> None:
+        """The same for the worker's own rounds on the event loop."""
+        pause = self._pause(busy)
+        if pause > 0:
+            await asyncio.sleep(pause)
 
     # --- one table ----------------------------------------------------------------------
 
@@ -107,7 +129,13 @@ class Worker:
         batch = None
         if turn in brains or turn in forfeited:
             run = partial(
-                games.play_run, table, brains, forfeited, self.ctx.clock, self.ctx.shuffle
+                games.play_run,
+                table,
+                brains,
+                forfeited,
+                self.ctx.clock,
+                self.ctx.shuffle,
+                self._pace,
             )
             batch = await asyncio.get_running_loop().run_in_executor(self.pool, run)
         elif games.expired(table, self.ctx.clock()):
@@ -155,7 +183,12 @@ class Worker:
         bodies += forfeits(state, outcomes)
         running = sum(not o.finished for o in outcomes)
         parallel = state.spec.parallel_tables or DEFAULT_PARALLEL
-        starting = state.unstarted()[: max(parallel - running, 0)]
+        starting = [] if state.paused else state.unstarted()[: max(parallel - running, 0)]
+        if not state.started:  # the clocks start once the remote entrants have checked in
+            if check_in_open(state, self.ctx.clock()):
+                starting = []
+            else:
+                bodies += no_shows(state)
         for game in starting:
             table_id = games.table_id_of(state.tournament_id, game)
             bodies.append(tm.GameStarted(game=game, table_id=table_id))
@@ -222,6 +255,26 @@ def forfeits(state: TournamentState, outcomes: Iterable[Outcome]) -> list[tm.Ent
         for i, n in enumerate(counts)
         if n >= limit and i not in state.forfeited and not state.spec.entrants[i].bot
     ]
+
+
+def not_checked_in(state: TournamentState) -> list[int]:
+    """Remote entrants that have neither checked in nor forfeited."""
+    return [
+        i
+        for i, x in enumerate(state.spec.entrants)
+        if not x.bot and i not in state.checked_in and i not in state.forfeited
+    ]
+
+
+def check_in_open(state: TournamentState, now: float) -> bool:
+    """Whether the first tables still wait for remote entrants to check in."""
+    window = state.spec.check_in.ToNanoseconds() / 1e9 or DEFAULT_CHECK_IN
+    return bool(not_checked_in(state)) and now < state.created_at + window
+
+
+def no_shows(state: TournamentState) -> list[tm.EntrantForfeited]:
+    """EntrantForfeited for each remote entrant that did not check in in time."""
+    return [tm.EntrantForfeited(entrant=i, never_checked_in=True) for i in not_checked_in(state)]
 
 
 async def wait_any(ctx: Context, targets: dict[str, int], timeout: float) -> bool:

@@ -139,10 +139,16 @@ class HandDealt(_message.Message):
     HANDS_FIELD_NUMBER: _builtins.int
     TALON_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    SALT_FIELD_NUMBER: _builtins.int
     deal_number: _builtins.int
     """1-based deal number (redeals included)."""
     dealer: _builtins.int
     preset: _builtins.bool
+    commitment: _builtins.bytes
+    """SHA-256(salt || card codes of `order` joined by ","): shown to every viewer at once."""
+    salt: _builtins.bytes
+    """The commitment's secret salt; shown with `order` once the deal is revealed."""
     @_builtins.property
     def order(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The card order that was dealt (card codes); empty when hidden."""
@@ -169,10 +175,12 @@ class HandDealt(_message.Message):
         hands: _abc.Iterable[_cards_pb2.SeatCards] | None = ...,
         talon: _abc.Iterable[_cards_pb2.Card] | None = ...,
         deadline: _timestamp_pb2.Timestamp | None = ...,
+        commitment: _builtins.bytes = ...,
+        salt: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "deal_number", b"deal_number", "dealer", b"dealer", "hands", b"hands", "order", b"order", "preset", b"preset", "talon", b"talon"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commitment", b"commitment", "deadline", b"deadline", "deal_number", b"deal_number", "dealer", b"dealer", "hands", b"hands", "order", b"order", "preset", b"preset", "salt", b"salt", "talon", b"talon"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -27,8 +27,13 @@ class CreateTournamentRequest(_message.Message):
 
     SPEC_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    ORGANISER_KEY_FIELD_NUMBER: _builtins.int
     seed: _builtins.int
-    """Seed of the preset deals, for reproducible tournaments (unset: a CSPRNG picks one)."""
+    """Seed of the preset deals, for reproducible tournaments (unset: a CSPRNG picks one).
+    Never give one for a real tournament: a guessable seed gives the deals away.
+    """
+    organiser_key: _builtins.str
+    """The server's organiser key (`tarok serve --organiser-key`); required."""
     @_builtins.property
     def spec(self) -> _tournaments_pb2.TournamentSpec: ...
     def __init__(
@@ -36,10 +41,11 @@ class CreateTournamentRequest(_message.Message):
         *,
         spec: _tournaments_pb2.TournamentSpec | None = ...,
         seed: _builtins.int | None = ...,
+        organiser_key: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed", "spec", b"spec"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed", "spec", b"spec"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "organiser_key", b"organiser_key", "seed", b"seed", "spec", b"spec"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
@@ -81,9 +87,17 @@ class CreateTournamentResponse(_message.Message):
     TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
     ENTRANT_TOKENS_FIELD_NUMBER: _builtins.int
     GAMES_FIELD_NUMBER: _builtins.int
+    ORGANISER_TOKEN_FIELD_NUMBER: _builtins.int
+    SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     games: _builtins.int
     """Tables in the schedule."""
+    organiser_token: _builtins.str
+    """The organiser's token for this tournament: GetTournament(with_games), ExportTournament
+    and CancelTournament while it runs.
+    """
+    seed_commitment: _builtins.bytes
+    """SHA-256 commitment to the seed of the deals (see docs/fair-deals.md)."""
     @_builtins.property
     def entrant_tokens(self) -> _containers.RepeatedCompositeFieldContainer[Global___EntrantToken]:
         """One per remote entrant."""
@@ -94,10 +108,12 @@ class CreateTournamentResponse(_message.Message):
         tournament_id: _builtins.str = ...,
         entrant_tokens: _abc.Iterable[Global___EntrantToken] | None = ...,
         games: _builtins.int = ...,
+        organiser_token: _builtins.str = ...,
+        seed_commitment: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["entrant_tokens", b"entrant_tokens", "games", b"games", "tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entrant_tokens", b"entrant_tokens", "games", b"games", "organiser_token", b"organiser_token", "seed_commitment", b"seed_commitment", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -109,18 +125,24 @@ class GetTournamentRequest(_message.Message):
 
     TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
     WITH_GAMES_FIELD_NUMBER: _builtins.int
+    ORGANISER_TOKEN_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     with_games: _builtins.bool
-    """Also list the schedule (every table, its seating and result)."""
+    """Also list the schedule (every table, its seating and result). While the tournament
+    runs only the organiser may ask (PERMISSION_DENIED, reason TOURNAMENT_SEALED).
+    """
+    organiser_token: _builtins.str
+    """The organiser token: standings and the schedule while the tournament runs."""
     def __init__(
         self,
         *,
         tournament_id: _builtins.str = ...,
         with_games: _builtins.bool = ...,
+        organiser_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament_id", b"tournament_id", "with_games", b"with_games"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["organiser_token", b"organiser_token", "tournament_id", b"tournament_id", "with_games", b"with_games"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -190,15 +212,19 @@ class ExportTournamentRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    ORGANISER_TOKEN_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
+    organiser_token: _builtins.str
+    """Required while the tournament runs (PERMISSION_DENIED, reason TOURNAMENT_SEALED)."""
     def __init__(
         self,
         *,
         tournament_id: _builtins.str = ...,
+        organiser_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament_id", b"tournament_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["organiser_token", b"organiser_token", "tournament_id", b"tournament_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -431,3 +457,95 @@ class GetRatingsResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetRatingsResponse: _TypeAlias = GetRatingsResponse  # noqa: Y015
+
+@_typing.final
+class CancelTournamentRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    ORGANISER_TOKEN_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    organiser_token: _builtins.str
+    reason: _builtins.str
+    """Why (recorded in the tournament's log; at most 200 characters)."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        organiser_token: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["organiser_token", b"organiser_token", "reason", b"reason", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CancelTournamentRequest: _TypeAlias = CancelTournamentRequest  # noqa: Y015
+
+@_typing.final
+class CancelTournamentResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def tournament(self) -> _tournaments_pb2.TournamentInfo: ...
+    def __init__(
+        self,
+        *,
+        tournament: _tournaments_pb2.TournamentInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["tournament", b"tournament"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament", b"tournament"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CancelTournamentResponse: _TypeAlias = CancelTournamentResponse  # noqa: Y015
+
+@_typing.final
+class PauseTournamentRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    ORGANISER_TOKEN_FIELD_NUMBER: _builtins.int
+    PAUSED_FIELD_NUMBER: _builtins.int
+    tournament_id: _builtins.str
+    organiser_token: _builtins.str
+    paused: _builtins.bool
+    """True to pause, false to resume."""
+    def __init__(
+        self,
+        *,
+        tournament_id: _builtins.str = ...,
+        organiser_token: _builtins.str = ...,
+        paused: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["organiser_token", b"organiser_token", "paused", b"paused", "tournament_id", b"tournament_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PauseTournamentRequest: _TypeAlias = PauseTournamentRequest  # noqa: Y015
+
+@_typing.final
+class PauseTournamentResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOURNAMENT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def tournament(self) -> _tournaments_pb2.TournamentInfo: ...
+    def __init__(
+        self,
+        *,
+        tournament: _tournaments_pb2.TournamentInfo | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["tournament", b"tournament"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["tournament", b"tournament"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PauseTournamentResponse: _TypeAlias = PauseTournamentResponse  # noqa: Y015

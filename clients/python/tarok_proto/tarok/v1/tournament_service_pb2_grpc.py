@@ -70,6 +70,16 @@ class TournamentServiceStub:
                 request_serializer=tarok_dot_v1_dot_tournament__service__pb2.GetRatingsRequest.SerializeToString,
                 response_deserializer=tarok_dot_v1_dot_tournament__service__pb2.GetRatingsResponse.FromString,
                 _registered_method=True)
+        self.CancelTournament = channel.unary_unary(
+                '/tarok.v1.TournamentService/CancelTournament',
+                request_serializer=tarok_dot_v1_dot_tournament__service__pb2.CancelTournamentRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tournament__service__pb2.CancelTournamentResponse.FromString,
+                _registered_method=True)
+        self.PauseTournament = channel.unary_unary(
+                '/tarok.v1.TournamentService/PauseTournament',
+                request_serializer=tarok_dot_v1_dot_tournament__service__pb2.PauseTournamentRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tournament__service__pb2.PauseTournamentResponse.FromString,
+                _registered_method=True)
 
 
 class TournamentServiceServicer:
@@ -123,6 +133,21 @@ class TournamentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CancelTournament(self, request, context):
+        """End a running tournament (organiser token): recorded in its log; the deals are revealed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def PauseTournament(self, request, context):
+        """Pause or resume a running tournament (organiser token): while paused no new table
+        starts; the tables being played finish.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TournamentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -155,6 +180,16 @@ def add_TournamentServiceServicer_to_server(servicer, server):
                     servicer.GetRatings,
                     request_deserializer=tarok_dot_v1_dot_tournament__service__pb2.GetRatingsRequest.FromString,
                     response_serializer=tarok_dot_v1_dot_tournament__service__pb2.GetRatingsResponse.SerializeToString,
+            ),
+            'CancelTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelTournament,
+                    request_deserializer=tarok_dot_v1_dot_tournament__service__pb2.CancelTournamentRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tournament__service__pb2.CancelTournamentResponse.SerializeToString,
+            ),
+            'PauseTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.PauseTournament,
+                    request_deserializer=tarok_dot_v1_dot_tournament__service__pb2.PauseTournamentRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tournament__service__pb2.PauseTournamentResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -325,6 +360,60 @@ class TournamentService:
             '/tarok.v1.TournamentService/GetRatings',
             tarok_dot_v1_dot_tournament__service__pb2.GetRatingsRequest.SerializeToString,
             tarok_dot_v1_dot_tournament__service__pb2.GetRatingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TournamentService/CancelTournament',
+            tarok_dot_v1_dot_tournament__service__pb2.CancelTournamentRequest.SerializeToString,
+            tarok_dot_v1_dot_tournament__service__pb2.CancelTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PauseTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TournamentService/PauseTournament',
+            tarok_dot_v1_dot_tournament__service__pb2.PauseTournamentRequest.SerializeToString,
+            tarok_dot_v1_dot_tournament__service__pb2.PauseTournamentResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -51,6 +51,12 @@ class TournamentServiceStub:
     """Where the bot holding these tokens must move next, across all its tables."""
     GetRatings: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.GetRatingsRequest, _tournament_service_pb2.GetRatingsResponse]
     """A variant's ratings, kept across tournaments."""
+    CancelTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.CancelTournamentRequest, _tournament_service_pb2.CancelTournamentResponse]
+    """End a running tournament (organiser token): recorded in its log; the deals are revealed."""
+    PauseTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.PauseTournamentRequest, _tournament_service_pb2.PauseTournamentResponse]
+    """Pause or resume a running tournament (organiser token): while paused no new table
+    starts; the tables being played finish.
+    """
 
 @_typing.type_check_only
 class TournamentServiceAsyncStub(TournamentServiceStub):
@@ -75,6 +81,12 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
     """Where the bot holding these tokens must move next, across all its tables."""
     GetRatings: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.GetRatingsRequest, _tournament_service_pb2.GetRatingsResponse]  # type: ignore[assignment]
     """A variant's ratings, kept across tournaments."""
+    CancelTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.CancelTournamentRequest, _tournament_service_pb2.CancelTournamentResponse]  # type: ignore[assignment]
+    """End a running tournament (organiser token): recorded in its log; the deals are revealed."""
+    PauseTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.PauseTournamentRequest, _tournament_service_pb2.PauseTournamentResponse]  # type: ignore[assignment]
+    """Pause or resume a running tournament (organiser token): while paused no new table
+    starts; the tables being played finish.
+    """
 
 class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
     """Bot tournaments: the server schedules tables with preset deals, seats the entrants,
@@ -132,5 +144,23 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_service_pb2.GetRatingsResponse, _abc.Awaitable[_tournament_service_pb2.GetRatingsResponse]]:
         """A variant's ratings, kept across tournaments."""
+
+    @_abc_1.abstractmethod
+    def CancelTournament(
+        self,
+        request: _tournament_service_pb2.CancelTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournament_service_pb2.CancelTournamentResponse, _abc.Awaitable[_tournament_service_pb2.CancelTournamentResponse]]:
+        """End a running tournament (organiser token): recorded in its log; the deals are revealed."""
+
+    @_abc_1.abstractmethod
+    def PauseTournament(
+        self,
+        request: _tournament_service_pb2.PauseTournamentRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tournament_service_pb2.PauseTournamentResponse, _abc.Awaitable[_tournament_service_pb2.PauseTournamentResponse]]:
+        """Pause or resume a running tournament (organiser token): while paused no new table
+        starts; the tables being played finish.
+        """
 
 def add_TournamentServiceServicer_to_server(servicer: TournamentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

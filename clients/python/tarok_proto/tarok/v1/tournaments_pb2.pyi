@@ -31,6 +31,8 @@ class _TournamentStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Tour
     """Tables are being played."""
     TOURNAMENT_STATUS_FINISHED: _TournamentStatus.ValueType  # 2
     """Every table has finished."""
+    TOURNAMENT_STATUS_CANCELLED: _TournamentStatus.ValueType  # 3
+    """The organiser cancelled it."""
 
 class TournamentStatus(_TournamentStatus, metaclass=_TournamentStatusEnumTypeWrapper):
     """Where a tournament is in its life."""
@@ -40,6 +42,8 @@ TOURNAMENT_STATUS_RUNNING: TournamentStatus.ValueType  # 1
 """Tables are being played."""
 TOURNAMENT_STATUS_FINISHED: TournamentStatus.ValueType  # 2
 """Every table has finished."""
+TOURNAMENT_STATUS_CANCELLED: TournamentStatus.ValueType  # 3
+"""The organiser cancelled it."""
 Global___TournamentStatus: _TypeAlias = TournamentStatus  # noqa: Y015
 
 @_typing.final
@@ -131,6 +135,8 @@ class TournamentSpec(_message.Message):
     TIME_PER_MOVE_FIELD_NUMBER: _builtins.int
     MAX_TIMEOUTS_FIELD_NUMBER: _builtins.int
     PARALLEL_TABLES_FIELD_NUMBER: _builtins.int
+    CHECK_IN_FIELD_NUMBER: _builtins.int
+    FULL_ROTATION_FIELD_NUMBER: _builtins.int
     variant: _builtins.str
     players: _builtins.int
     deals: _builtins.int
@@ -141,6 +147,10 @@ class TournamentSpec(_message.Message):
     """Timeouts after which an entrant forfeits: its moves are then played at once (0: 3)."""
     parallel_tables: _builtins.int
     """Tables played at the same time (0: 8)."""
+    full_rotation: _builtins.bool
+    """Seat remote entrants at every seat of every deal (full rotation), trusting them to
+    forget the cards between tables. Off: a remote entrant plays each deal at most once.
+    """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Table options by name, as text; omitted options take defaults."""
@@ -150,6 +160,13 @@ class TournamentSpec(_message.Message):
     @_builtins.property
     def time_per_move(self) -> _duration_pb2.Duration:
         """Time a seat has for each move; unset or zero: no limit."""
+
+    @_builtins.property
+    def check_in(self) -> _duration_pb2.Duration:
+        """How long remote entrants have to check in (open StreamMyTurns) before the first table
+        starts; an entrant that has not checked in by then forfeits (unset or zero: 60 s).
+        Tables start as soon as every remote entrant has checked in.
+        """
 
     def __init__(
         self,
@@ -163,10 +180,12 @@ class TournamentSpec(_message.Message):
         time_per_move: _duration_pb2.Duration | None = ...,
         max_timeouts: _builtins.int = ...,
         parallel_tables: _builtins.int = ...,
+        check_in: _duration_pb2.Duration | None = ...,
+        full_rotation: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["time_per_move", b"time_per_move"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["check_in", b"check_in", "time_per_move", b"time_per_move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deals", b"deals", "duplicate", b"duplicate", "entrants", b"entrants", "max_timeouts", b"max_timeouts", "options", b"options", "parallel_tables", b"parallel_tables", "players", b"players", "time_per_move", b"time_per_move", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["check_in", b"check_in", "deals", b"deals", "duplicate", b"duplicate", "entrants", b"entrants", "full_rotation", b"full_rotation", "max_timeouts", b"max_timeouts", "options", b"options", "parallel_tables", b"parallel_tables", "players", b"players", "time_per_move", b"time_per_move", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -235,8 +254,11 @@ class TournamentCreated(_message.Message):
 
     SPEC_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
+    SEED_SALT_FIELD_NUMBER: _builtins.int
     seed: _builtins.int
     """Seed of the preset deals (never shown while the tournament runs)."""
+    seed_salt: _builtins.bytes
+    """Secret salt of the seed commitment (shown with the seed once the tournament is over)."""
     @_builtins.property
     def spec(self) -> Global___TournamentSpec: ...
     def __init__(
@@ -244,10 +266,11 @@ class TournamentCreated(_message.Message):
         *,
         spec: Global___TournamentSpec | None = ...,
         seed: _builtins.int = ...,
+        seed_salt: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["spec", b"spec"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["seed", b"seed", "spec", b"spec"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seed", b"seed", "seed_salt", b"seed_salt", "spec", b"spec"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -310,17 +333,21 @@ class EntrantForfeited(_message.Message):
 
     ENTRANT_FIELD_NUMBER: _builtins.int
     TIMEOUTS_FIELD_NUMBER: _builtins.int
+    NEVER_CHECKED_IN_FIELD_NUMBER: _builtins.int
     entrant: _builtins.int
     timeouts: _builtins.int
+    never_checked_in: _builtins.bool
+    """The entrant had not checked in when the check-in window closed."""
     def __init__(
         self,
         *,
         entrant: _builtins.int = ...,
         timeouts: _builtins.int = ...,
+        never_checked_in: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["entrant", b"entrant", "timeouts", b"timeouts"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entrant", b"entrant", "never_checked_in", b"never_checked_in", "timeouts", b"timeouts"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -573,6 +600,12 @@ class TournamentInfo(_message.Message):
     GAMES_FINISHED_FIELD_NUMBER: _builtins.int
     STANDINGS_FIELD_NUMBER: _builtins.int
     GAME_LIST_FIELD_NUMBER: _builtins.int
+    SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
+    SEED_SALT_FIELD_NUMBER: _builtins.int
+    CHECKED_IN_FIELD_NUMBER: _builtins.int
+    CANCEL_REASON_FIELD_NUMBER: _builtins.int
+    PAUSED_FIELD_NUMBER: _builtins.int
     tournament_id: _builtins.str
     version: _builtins.int
     """Number of the last event in the tournament's log."""
@@ -580,6 +613,15 @@ class TournamentInfo(_message.Message):
     games: _builtins.int
     games_started: _builtins.int
     games_finished: _builtins.int
+    seed_commitment: _builtins.bytes
+    """SHA-256(seed_salt || seed as decimal text): fixed before the first deal."""
+    seed: _builtins.int
+    """Revealed once the tournament is over (finished or cancelled)."""
+    seed_salt: _builtins.bytes
+    cancel_reason: _builtins.str
+    """Why it was cancelled (status CANCELLED)."""
+    paused: _builtins.bool
+    """The organiser paused it: no new table starts until it is resumed."""
     @_builtins.property
     def spec(self) -> Global___TournamentSpec: ...
     @_builtins.property
@@ -587,6 +629,10 @@ class TournamentInfo(_message.Message):
     @_builtins.property
     def game_list(self) -> _containers.RepeatedCompositeFieldContainer[Global___GameInfo]:
         """The schedule (when asked for)."""
+
+    @_builtins.property
+    def checked_in(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """Remote entrants that have checked in (entrant numbers)."""
 
     def __init__(
         self,
@@ -600,11 +646,82 @@ class TournamentInfo(_message.Message):
         games_finished: _builtins.int = ...,
         standings: _abc.Iterable[Global___Standing] | None = ...,
         game_list: _abc.Iterable[Global___GameInfo] | None = ...,
+        seed_commitment: _builtins.bytes = ...,
+        seed: _builtins.int | None = ...,
+        seed_salt: _builtins.bytes = ...,
+        checked_in: _abc.Iterable[_builtins.int] | None = ...,
+        cancel_reason: _builtins.str = ...,
+        paused: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["spec", b"spec"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "seed", b"seed", "spec", b"spec"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_list", b"game_list", "games", b"games", "games_finished", b"games_finished", "games_started", b"games_started", "spec", b"spec", "standings", b"standings", "status", b"status", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "cancel_reason", b"cancel_reason", "checked_in", b"checked_in", "game_list", b"game_list", "games", b"games", "games_finished", b"games_finished", "games_started", b"games_started", "paused", b"paused", "seed", b"seed", "seed_commitment", b"seed_commitment", "seed_salt", b"seed_salt", "spec", b"spec", "standings", b"standings", "status", b"status", "tournament_id", b"tournament_id", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
+    _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seed) -> _WhichOneofReturnType__seed | None: ...
+
+Global___TournamentInfo: _TypeAlias = TournamentInfo  # noqa: Y015
+
+@_typing.final
+class TournamentCancelled(_message.Message):
+    """The organiser cancelled the tournament (followed by TournamentFinished)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REASON_FIELD_NUMBER: _builtins.int
+    reason: _builtins.str
+    def __init__(
+        self,
+        *,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["reason", b"reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___TournamentInfo: _TypeAlias = TournamentInfo  # noqa: Y015
+Global___TournamentCancelled: _TypeAlias = TournamentCancelled  # noqa: Y015
+
+@_typing.final
+class EntrantCheckedIn(_message.Message):
+    """A remote entrant checked in (opened StreamMyTurns with its entrant token)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ENTRANT_FIELD_NUMBER: _builtins.int
+    entrant: _builtins.int
+    def __init__(
+        self,
+        *,
+        entrant: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entrant", b"entrant"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EntrantCheckedIn: _TypeAlias = EntrantCheckedIn  # noqa: Y015
+
+@_typing.final
+class TournamentPaused(_message.Message):
+    """The organiser paused (or resumed) the tournament."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAUSED_FIELD_NUMBER: _builtins.int
+    paused: _builtins.bool
+    def __init__(
+        self,
+        *,
+        paused: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["paused", b"paused"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TournamentPaused: _TypeAlias = TournamentPaused  # noqa: Y015

@@ -328,6 +328,7 @@ class TableView(_message.Message):
     LAST_RESULT_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
+    DEAL_COMMITMENT_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     version: _builtins.int
     """Number of the last event in the table's log."""
@@ -343,6 +344,8 @@ class TableView(_message.Message):
     seat: _builtins.int
     """The viewer's seat; unset for spectators."""
     pot: _builtins.int
+    deal_commitment: _builtins.bytes
+    """The commitment of the current deal (HandDealt.commitment); empty before the first deal."""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatInfo]: ...
     @_builtins.property
@@ -385,10 +388,11 @@ class TableView(_message.Message):
         last_result: _results_pb2.HandResult | None = ...,
         deadline: _timestamp_pb2.Timestamp | None = ...,
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        deal_commitment: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "hand", b"hand", "last_result", b"last_result", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_number", b"deal_number", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_commitment", b"deal_commitment", "deal_number", b"deal_number", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -1,0 +1,75 @@
+"""Who may run and look inside a tournament: the organiser.
+
+Creating a tournament takes the server's organiser key (`tarok serve --organiser-key`); the
+answer carries an organiser token for that one tournament, which alone may see its tables
+(the schedule, standings, log tokens) while it runs, and cancel it. Organiser tokens are
+signed with a key derived from the server secret, so they are never valid as seat or entrant
+tokens (nor the other way round).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from .. import errors as e
+from ..context import Context
+from ..tokens import TokenSigner
+
+ORGANISER_KEY = b"tarok.v1 organiser tokens"
+
+# Reason codes (google.rpc.ErrorInfo.reason).
+ORGANISER_KEY_REQUIRED = "ORGANISER_KEY_REQUIRED"
+BAD_ORGANISER_KEY = "BAD_ORGANISER_KEY"
+WRONG_TOURNAMENT = "WRONG_TOURNAMENT"
+TOURNAMENT_SEALED = "TOURNAMENT_SEALED"
+TOURNAMENT_OVER = "TOURNAMENT_OVER"
+TOO_MANY_TOURNAMENTS = "TOO_MANY_TOURNAMENTS"
+
+
+def organiser_signer(ctx: Context) -> TokenSigner:
+    key = hmac.new(ctx.config.secret, ORGANISER_KEY, hashlib.sha256).digest()
+    return TokenSigner(key, ctx.config.token_ttl_seconds)
+
+
+def check_key(ctx: Context, given: str) -> None:
+    """UNAUTHENTICATED unless `given` is the server's organiser key (constant-time compare)."""
+    configured = ctx.config.organiser_key
+    if not configured:
+        raise e.ServiceError(
+            e.UNAUTHENTICATED,
+            ORGANISER_KEY_REQUIRED,
+            "this server takes no tournaments: start it with --organiser-key "
+            "(or TAROK_ORGANISER_KEY)",
+        )
+    if not given:
+        raise e.ServiceError(e.UNAUTHENTICATED, ORGANISER_KEY_REQUIRED, "organiser_key is required")
+    if not hmac.compare_digest(given.encode(), configured.encode()):
+        raise e.ServiceError(e.UNAUTHENTICATED, BAD_ORGANISER_KEY, "the organiser key is wrong")
+
+
+def is_organiser(ctx: Context, signer: TokenSigner, token: str, tournament_id: str) -> bool:
+    """Whether `token` is this tournament's organiser token (False when none is given;
+    UNAUTHENTICATED when it is not a valid organiser token, PERMISSION_DENIED when it is
+    another tournament's)."""
+    if not token:
+        return False
+    claim = signer.verify(token, ctx.clock())  # UNAUTHENTICATED when not an organiser token
+    if claim.table_id != tournament_id:
+        raise e.ServiceError(
+            e.PERMISSION_DENIED,
+            WRONG_TOURNAMENT,
+            "the organiser token is for another tournament",
+            {"tournament_id": tournament_id},
+        )
+    return True
+
+
+def sealed(tournament_id: str, what: str, whose: str = "for its organiser only") -> e.ServiceError:
+    """PERMISSION_DENIED: `what` is the organiser's until the tournament is over."""
+    return e.ServiceError(
+        e.PERMISSION_DENIED,
+        TOURNAMENT_SEALED,
+        f"{what} of a running tournament are {whose}",
+        {"tournament_id": tournament_id},
+    )
