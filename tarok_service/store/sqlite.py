@@ -5,7 +5,14 @@ so the event loop never blocks and statements are compiled once (the sqlite3 mod
 caches prepared statements per connection, keyed by SQL text). Appends are group-committed:
 the appends that arrive while the worker is busy are written in one transaction (each in its
 own savepoint, so one conflict fails only its own append), which saves a sync per append
-under load while every append stays durable (`synchronous=FULL`) before it is answered.
+under load while every append stays durable before it is answered.
+
+`synchronous` chooses what "durable" means (WAL journal in both modes):
+- "full" (the default): the WAL is synced to disk at every commit, so an answered append
+  survives a process crash, an operating-system crash and a power loss;
+- "normal": the WAL is synced only at checkpoints, so an answered append survives a crash of
+  the server process, but an OS crash or power loss may lose the last commits (the file is
+  never corrupted: it comes back at an earlier, consistent version).
 Watchers are woken in-process by `append`; changes made by another process writing the
 same file are noticed by polling `PRAGMA data_version` every `poll_interval` seconds
 while anyone is waiting.
@@ -35,6 +42,7 @@ from .base import (
 T = TypeVar("T")
 
 MEMORY = ":memory:"
+SYNC_MODES = ("full", "normal")
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS events (
@@ -79,8 +87,17 @@ class _Pending:
 class SqliteEventStore:
     """`EventStore` on one SQLite database file, or a private in-memory one (":memory:")."""
 
-    def __init__(self, path: str, poll_interval: float = 0.5, busy_timeout: float = 5.0) -> None:
+    def __init__(
+        self,
+        path: str,
+        poll_interval: float = 0.5,
+        busy_timeout: float = 5.0,
+        synchronous: str = "full",
+    ) -> None:
+        if synchronous not in SYNC_MODES:
+            raise ValueError(f"SQLite sync mode must be one of {SYNC_MODES}, not {synchronous!r}")
         self._path = path
+        self._synchronous = synchronous
         self._poll_interval = poll_interval
         self._busy_timeout = busy_timeout
         self._executor: ThreadPoolExecutor | None = None
@@ -95,6 +112,11 @@ class SqliteEventStore:
     def path(self) -> str:
         """The database file path, or ":memory:"."""
         return self._path
+
+    @property
+    def synchronous(self) -> str:
+        """The sync mode: "full" (survives power loss) or "normal" (survives a process crash)."""
+        return self._synchronous
 
     async def open(self) -> None:
         """Open the connection on the worker thread and create the schema if missing."""
@@ -188,7 +210,7 @@ class SqliteEventStore:
         try:
             if self._path != MEMORY:
                 conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=FULL")
+                conn.execute(f"PRAGMA synchronous={self._synchronous.upper()}")
             conn.execute(f"PRAGMA busy_timeout={int(self._busy_timeout * 1000)}")
             _in_transaction(conn, lambda: _create_schema(conn))
         except BaseException:
