@@ -75,7 +75,7 @@ async def measure(calls: int) -> tuple[float, float]:
         return reply
 
     wrapped = observe.observed(grpc.unary_unary_rpc_method_handler(handler), METHOD, ctx)
-    behaviour = wrapped.unary_unary
+    behaviour: Any = wrapped.unary_unary
     requests = [
         svc.SubmitMoveRequest(token=token, move_id="play:T21", request_id=uuid.uuid4().hex)
         for _ in range(calls)
