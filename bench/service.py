@@ -14,7 +14,9 @@ followed by an echo round (interleaved, so both see the same machine load): C ca
 play whole preset hands with SubmitMove (moves computed in advance with the rules engine,
 every one still validated by the server; a fresh request id per call, as the SDK sends), then
 C callers make as many echo calls. Reported per store and C: medians over the repetitions of
-throughput, p50 and p99 latency, and of the per-repetition ratios SubmitMove / echo.
+throughput, p50 and p99 latency, server CPU per call, and of the per-repetition ratios
+SubmitMove / echo. On a shared machine the CPU ratio is the steadiest figure: a saturated
+server's throughput ratio tends to its inverse.
 Also prints the machine load (/proc/loadavg) before and after: the numbers are only as quiet
 as the machine. Table setup (create, join) is not timed.
 """
@@ -257,6 +259,7 @@ def medians(rounds: list[dict[str, float]]) -> dict[str, float]:
     out["rps_ratio"] = statistics.median(r["rps"] / r["echo_rps"] for r in rounds)
     out["p50_ratio"] = statistics.median(r["p50_ms"] / r["echo_p50_ms"] for r in rounds)
     out["p99_ratio"] = statistics.median(r["p99_ms"] / r["echo_p99_ms"] for r in rounds)
+    out["cpu_ratio"] = statistics.median(r["cpu_us"] / r["echo_cpu_us"] for r in rounds)
     out["repetitions"] = len(rounds)
     return out
 
@@ -276,7 +279,7 @@ def report(stores: list[Target], load: tuple[str, str], args: argparse.Namespace
                 f"| {name} | {c} | {r['rps']:.0f} | {r['echo_rps']:.0f} | {r['rps_ratio']:.2f} "
                 f"| {r['p50_ms']:.2f} ({r['echo_p50_ms']:.2f}) | {r['p50_ratio']:.2f} "
                 f"| {r['p99_ms']:.2f} ({r['echo_p99_ms']:.2f}) | {r['p99_ratio']:.2f} "
-                f"| {r['cpu_us']:.0f} ({r['echo_cpu_us']:.0f}) |"
+                f"| {r['cpu_us']:.0f} ({r['echo_cpu_us']:.0f}) | {r['cpu_ratio']:.2f} |"
             )
     return {
         "benchmark": "service",

@@ -59,6 +59,10 @@ _SCHEMA = (
 )
 _VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?"
 _FIND = "SELECT seq FROM events WHERE table_id = ? AND request_id = ?"
+_CHECK = (  # the version and the seq holding the request id (NULL id: never found), at once
+    "SELECT (SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?),"
+    " (SELECT seq FROM events WHERE table_id = ? AND request_id = ?)"
+)
 _INSERT = (
     "INSERT INTO events (table_id, seq, type, payload, request_id, created_at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
@@ -249,17 +253,25 @@ class SqliteEventStore:
         loop.call_soon_threadsafe(_deliver, batch)
 
     def _append_one(self, item: _Pending) -> None:
-        """Check and insert one append inside its own savepoint (worker thread)."""
+        """Check and insert one append (worker thread). Several rows go inside their own
+        savepoint; a single INSERT is atomic by itself, so a lone row needs none."""
         conn = self._db()
-        conn.execute("SAVEPOINT one_append")
+        single = len(item.rows) == 1
+        if not single:
+            conn.execute("SAVEPOINT one_append")
         try:
             self._check_free(item.table_id, item.expected, item.request_id)
-            conn.executemany(_INSERT, item.rows)
+            if single:
+                conn.execute(_INSERT, item.rows[0])
+            else:
+                conn.executemany(_INSERT, item.rows)
             item.outcome = item.expected + len(item.rows)
         except (DuplicateRequest, VersionConflict, sqlite3.IntegrityError) as exc:
-            conn.execute("ROLLBACK TO one_append")
+            if not single:
+                conn.execute("ROLLBACK TO one_append")
             item.outcome = self._mapped(item, exc)
-        conn.execute("RELEASE one_append")
+        if not single:
+            conn.execute("RELEASE one_append")
 
     def _mapped(self, item: _Pending, exc: BaseException) -> BaseException:
         """A unique-key violation as DuplicateRequest / VersionConflict; others unchanged."""
@@ -270,13 +282,11 @@ class SqliteEventStore:
 
     def _check_free(self, table_id: str, expected: int, request_id: str | None) -> None:
         """Raise DuplicateRequest / VersionConflict unless the append may proceed."""
-        if request_id is not None:
-            seq = self._find_sync(table_id, request_id)
-            if seq is not None:
-                raise DuplicateRequest(table_id, request_id, seq)
-        actual = self._version_sync(table_id)
+        actual, seq = self._db().execute(_CHECK, (table_id, table_id, request_id)).fetchone()
+        if request_id is not None and seq is not None:
+            raise DuplicateRequest(table_id, request_id, int(seq))
         if actual != expected:
-            raise VersionConflict(expected, actual)
+            raise VersionConflict(expected, int(actual))
 
     def _conflict(
         self, table_id: str, expected: int, request_id: str | None, message: str
