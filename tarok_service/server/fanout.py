@@ -3,7 +3,8 @@
 A `Feed` waits for a table's changes, reads each new event from the store once, folds it
 once, filters it once per distinct audience (each seat that watches, and spectators) and
 builds each distinct response message once; every watcher of that audience gets the same
-message object (`SharedSerializer` then serialises it once for all their streams). Views
+message object, marked with `share`, which `SharedSerializer` then serialises once for
+all their streams (unshared messages are serialised as usual). Views
 (for watchers that asked for them) are built once per audience after each batch, and
 heartbeats once per idle interval for everyone.
 
@@ -17,6 +18,7 @@ server shutdown ends them cleanly.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +32,7 @@ from .table import FINISHED, TableState, fold
 from .views import filter_event, table_view
 
 MAX_QUEUED = 2_000  # messages a watcher may fall behind before it catches up on its own
-SERIALIZED_CACHE = 256  # recently serialised shared messages kept
+SERIALIZED_CACHE = 1024  # shared messages remembered for serialising once
 
 
 class Lagged(Exception):
@@ -119,7 +121,7 @@ class Feed:
                 if version <= self.version:
                     stamp = events.timestamp(ctx.clock())
                     heartbeat = svc.Heartbeat(version=self.version, time=stamp)
-                    self._to_all(svc.WatchTableResponse(heartbeat=heartbeat))
+                    self._to_all(share(svc.WatchTableResponse(heartbeat=heartbeat)))
                     continue
                 stored = await ctx.store.read(table_id, self.version)
                 self._deliver(stored)
@@ -145,14 +147,14 @@ class Feed:
                 message = built.get(id(shown))
                 if message is None:
                     entry = events.envelope(item.seq, item.created_at, shown)
-                    message = built[id(shown)] = svc.WatchTableResponse(event=entry)
+                    message = built[id(shown)] = share(svc.WatchTableResponse(event=entry))
                 for watcher in list(group):
                     if watcher.after < item.seq:
                         watcher.push(message, item.seq)
         for seat, group in list(self.audiences.items()):
             viewers = [w for w in group if w.with_views]
             if viewers:
-                view = svc.WatchTableResponse(view=table_view(self.table, seat))
+                view = share(svc.WatchTableResponse(view=table_view(self.table, seat)))
                 for watcher in viewers:
                     watcher.push(view)
 
@@ -188,21 +190,31 @@ class Feeds:
 
 
 class SharedSerializer:
-    """A response serializer that serialises a message object once however many streams send
-    it (the feed sends the same object to every watcher of an audience)."""
+    """A stream's response serializer: a message the feed shared (`share`) is serialised once
+    however many streams send it; any other message is serialised as usual."""
 
     def __init__(self, serialize: Callable[[Any], bytes]) -> None:
         self._serialize = serialize
-        self._recent: OrderedDict[int, tuple[Any, bytes]] = OrderedDict()
 
     def __call__(self, message: Any) -> bytes:
-        known = self._recent.get(id(message))
-        if known is not None and known[0] is message:
-            return known[1]
-        data = self._serialize(message)
-        self._recent[id(message)] = (message, data)  # holding it keeps its id unique
-        if len(self._recent) > SERIALIZED_CACHE:
-            self._recent.popitem(last=False)
+        with _SHARED_LOCK:
+            entry = _SHARED.get(id(message))
+        if entry is None or entry[0] is not message:
+            return self._serialize(message)
+        data: bytes | None = entry[1]
+        if data is None:
+            data = entry[1] = self._serialize(message)
         return data
 
 
+_SHARED: OrderedDict[int, list[Any]] = OrderedDict()  # id -> [message, its bytes or None]
+_SHARED_LOCK = threading.Lock()  # servers on several threads (tests) share the registry
+
+
+def share(message: svc.WatchTableResponse) -> svc.WatchTableResponse:
+    """Mark `message` as sent unchanged to many streams (it must never be mutated again)."""
+    with _SHARED_LOCK:
+        _SHARED[id(message)] = [message, None]  # holding it keeps its id unique
+        while len(_SHARED) > SERIALIZED_CACHE:
+            _SHARED.popitem(last=False)
+    return message

@@ -264,12 +264,15 @@ class PostgresEventStore:
                     await self._write_one(batch[0])
                 else:
                     await self._write_batch(batch)
-            except BaseException as exc:  # nothing of this batch was written
+            except asyncio.CancelledError:  # the loop is going away: so are the callers
+                for item in [*batch, *self._pending]:
+                    item.future.cancel()
+                self._pending = []
+                raise
+            except Exception as exc:  # nothing of this batch was written
                 for item in batch:
                     if not item.future.done():
                         item.future.set_exception(exc)
-                if isinstance(exc, asyncio.CancelledError):
-                    raise
 
     def _next_batch(self) -> list[_Pending]:
         """Up to MAX_BATCH pending appends, at most one per table (the others wait their turn)."""

@@ -151,15 +151,19 @@ def test_a_watcher_that_falls_behind_catches_up_in_order(monkeypatch: pytest.Mon
     asyncio.run(body())
 
 
-def test_shared_serializer_serialises_one_object_once() -> None:
+def test_shared_serializer_serialises_a_shared_object_once() -> None:
     calls: list[object] = []
 
-    def serialize(message: object) -> bytes:
+    def serialize(message: svc.WatchTableResponse) -> bytes:
         calls.append(message)
-        return repr(id(message)).encode()
+        return bytes(message.SerializeToString())
 
     shared = fanout.SharedSerializer(serialize)
-    a, b = svc.WatchTableResponse(), svc.WatchTableResponse()
-    assert shared(a) == shared(a) == repr(id(a)).encode()
-    assert shared(b) == repr(id(b)).encode()
-    assert calls == [a, b]
+    a = fanout.share(svc.WatchTableResponse(heartbeat=svc.Heartbeat(version=3)))
+    assert shared(a) == shared(a) == a.SerializeToString()
+    assert calls == [a]
+    plain = svc.WatchTableResponse(heartbeat=svc.Heartbeat(version=4))
+    first = shared(plain)
+    plain.heartbeat.version = 5  # a message nobody shared may change between sends
+    assert shared(plain) != first and shared(plain) == plain.SerializeToString()
+    assert calls == [a, plain, plain, plain]
