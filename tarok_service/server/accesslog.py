@@ -3,9 +3,9 @@
 Every call still gets its line (errors and slow calls included; nothing is sampled). The
 interceptor only puts the line's fields on a queue, which costs about a microsecond; a
 daemon thread renders them through the configured structlog chain (card scrubbing
-included) and writes them. When the queue is full the caller writes its line itself
-(back-pressure instead of loss). `flush()` waits until every queued line is written:
-server shutdown and process exit call it.
+included) and writes them in bursts about every 10 ms. When the queue is full the caller
+writes its line itself (back-pressure instead of loss). `flush()` waits until every queued
+line is written: server shutdown and process exit call it.
 """
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ import atexit
 import contextlib
 import queue
 import threading
+import time
 from typing import Any
 
 import structlog
 
 MAX_QUEUED = 50_000
+PAUSE = 0.01  # seconds between bursts of writing
 Line = tuple[bool, dict[str, Any]]  # (is an error, the line's fields)
 
 log = structlog.get_logger("tarok.server")
@@ -58,14 +60,21 @@ class AccessLog:
                 self._thread = thread
 
     def _run(self) -> None:
-        get = self._queue.get
+        """Write lines in bursts: after each burst, pause `PAUSE` s so that lines collect
+        without waking this thread (each wake-up would contend with the event loop for
+        the GIL)."""
+        queue_ = self._queue
         while True:
-            item = get()
-            if isinstance(item, threading.Event):
-                item.set()
-                continue
-            with contextlib.suppress(Exception):  # a broken sink must not stop the writer
-                _emit(*item)
+            items = [queue_.get()]
+            while not queue_.empty():
+                items.append(queue_.get_nowait())
+            for item in items:
+                if isinstance(item, threading.Event):
+                    item.set()
+                    continue
+                with contextlib.suppress(Exception):  # a broken sink must not stop the writer
+                    _emit(*item)
+            time.sleep(PAUSE)
 
 
 def _emit(error: bool, fields: dict[str, Any]) -> None:
