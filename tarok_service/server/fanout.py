@@ -152,16 +152,20 @@ class Feed:
                     if watcher.after < item.seq:
                         watcher.push(message, item.seq)
         for seat, group in list(self.audiences.items()):
-            viewers = [w for w in group if w.with_views]
+            viewers = [w for w in group if w.with_views and w.after <= self.version]
             if viewers:
                 view = share(svc.WatchTableResponse(view=table_view(self.table, seat)))
                 for watcher in viewers:
                     watcher.push(view)
 
     def _to_all(self, item: Item) -> None:
+        """Send `item` to every watcher; a heartbeat only to those not already further on
+        (a watcher may have attached ahead of this feed)."""
+        beat = isinstance(item, svc.WatchTableResponse) and item.HasField("heartbeat")
         for group in list(self.audiences.values()):
             for watcher in list(group):
-                watcher.push(item)
+                if not beat or watcher.after <= self.version:
+                    watcher.push(item)
 
 
 class Feeds:
