@@ -167,3 +167,31 @@ def test_shared_serializer_serialises_a_shared_object_once() -> None:
     plain.heartbeat.version = 5  # a message nobody shared may change between sends
     assert shared(plain) != first and shared(plain) == plain.SerializeToString()
     assert calls == [a, plain, plain, plain]
+
+
+def test_a_watcher_attaching_behind_the_feed_sends_the_gap_itself() -> None:
+    async def body() -> None:
+        app = app_for_test()
+        await app.ctx.store.open()
+        game = await Game.start(app)
+        early: list[ev.Event] = []
+        first_watcher = app.watch_table(svc.WatchTableRequest(token=game.tokens[0]))
+        feed_user = asyncio.create_task(collect(first_watcher, early))
+        late = app.watch_table(svc.WatchTableRequest(token=game.tokens[1], from_version=1 << 40))
+        opened = await anext(late)  # its view; it has not attached to the feed yet
+        start = opened.view.version
+        for _ in range(5):
+            await game.step()
+        target = await app.ctx.store.version(game.table_id)
+        while not early or early[-1].version < target:  # the feed is now ahead of `late`
+            await asyncio.sleep(0.01)
+        got: list[ev.Event] = []
+        finishing = asyncio.create_task(collect(late, got))
+        while await game.step():
+            await asyncio.sleep(0)
+        await asyncio.wait_for(asyncio.gather(feed_user, finishing), 60)
+        expected = [e for e in await game.reference(1) if e.version > start]
+        assert len(expected) > 5 and got == expected
+        await app.ctx.store.close()
+
+    asyncio.run(body())
