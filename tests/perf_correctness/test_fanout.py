@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 from tarok_proto.tarok.v1 import events_pb2 as ev
@@ -60,6 +60,13 @@ class Game:
         """The events as a lone per-stream follower filters them for `seat`."""
         stored = await self.app.ctx.store.read(self.table_id)
         return Follower(self.table_id, seat).feed(stored)
+
+
+async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Poll `condition` until it holds (fail after `timeout` s)."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
 
 
 async def collect(stream: AsyncIterator[svc.WatchTableResponse], out: list[ev.Event]) -> None:
@@ -183,8 +190,7 @@ def test_a_watcher_attaching_behind_the_feed_sends_the_gap_itself() -> None:
         for _ in range(5):
             await game.step()
         target = await app.ctx.store.version(game.table_id)
-        while not early or early[-1].version < target:  # the feed is now ahead of `late`
-            await asyncio.sleep(0.01)
+        await until(lambda: bool(early) and early[-1].version >= target)  # the feed is ahead
         got: list[ev.Event] = []
         finishing = asyncio.create_task(collect(late, got))
         while await game.step():

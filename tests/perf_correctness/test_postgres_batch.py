@@ -105,9 +105,9 @@ def test_another_replica_is_woken_for_every_table_of_a_batch(dsn: str) -> None:
         async with opened(PostgresEventStore(dsn)) as writer, opened(watcher):
             tables = [table() for _ in range(10)]
             waits = [asyncio.create_task(watcher.wait_for_change(t, 0, timeout=60)) for t in tables]
-            await asyncio.sleep(0)  # the waiters have read version 0 and subscribed
-            while not all(watcher._signals._waiters.get(t) for t in tables):
-                await asyncio.sleep(0.01)
+            async with asyncio.timeout(60):  # the waiters have read version 0 and subscribed
+                while not all(watcher._signals._waiters.get(t) for t in tables):
+                    await asyncio.sleep(0.01)
             versions = await asyncio.gather(
                 *(writer.append(t, 0, [ev(1), ev(2), ev(3)], NOW) for t in tables)
             )
