@@ -3,7 +3,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint proto proto-check bench selfplay clean
+.PHONY: install run test lint proto proto-check bench bench-deps bench-service selfplay clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -32,6 +32,15 @@ proto-check: install
 
 bench: install
 	$(PY) bench/engine.py
+
+bench-deps: install
+	$(PIP) install -q -e '.[dev,bench]'
+
+# SubmitMove vs a bare echo server (SQLite full/normal; PostgreSQL when
+# TAROK_BENCH_POSTGRES_DSN is set), then the plot in docs/img/performance.png.
+bench-service: bench-deps
+	$(PY) bench/service.py --json bench/results/service.json
+	$(PY) bench/plot.py bench/results/service.json docs/img/performance.png
 
 clean:
 	rm -rf $(VENV) build *.egg-info

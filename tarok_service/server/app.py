@@ -14,7 +14,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from ..engine.options import OptionError
 from ..engine.variant import Variant, all_variants, find_variant
 from ..store import DuplicateRequest, EventStore, VersionConflict
-from . import codec, commands, events, logs, moves
+from . import codec, commands, events, fanout, logs, moves
 from . import errors as e
 from .config import ServerConfig
 from .context import Context, request_id
@@ -33,6 +33,7 @@ class TarokApp:
     def __init__(self, store: EventStore, config: ServerConfig, ctx: Context | None = None) -> None:
         self.ctx = ctx or Context(store, config)
         self.slots = logs.WatcherSlots(config.max_watchers)
+        self.feeds = fanout.Feeds(self.ctx)
         self.ctx.metrics.watch_streams.set_function(lambda: self.slots.open)
         self._variants: svc.ListVariantsResponse | None = None
 
@@ -116,7 +117,7 @@ class TarokApp:
             raise
 
     def watch_table(self, request: svc.WatchTableRequest) -> AsyncIterator[svc.WatchTableResponse]:
-        return logs.watch(self.ctx, self.slots, request)
+        return logs.watch(self.ctx, self.slots, request, self.feeds)
 
     async def get_table_log(self, request: svc.GetTableLogRequest) -> svc.GetTableLogResponse:
         return await logs.get_log(self.ctx, request)

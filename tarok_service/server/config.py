@@ -19,6 +19,7 @@ class ServerConfig:
     """Everything `create_server` needs."""
 
     store_url: str = DEFAULT_STORE
+    sqlite_sync: str = "full"  # "normal": survives a process crash but not a power loss
     host: str = "[::]"
     port: int = DEFAULT_PORT
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)

@@ -12,6 +12,7 @@ from ..store import StoredEvent
 from . import errors as e
 from . import events
 from .context import Context
+from .fanout import END, Feeds, Lagged, Watcher
 from .table import FINISHED, TableState, fold
 from .tournaments.log import is_finished
 from .views import filter_event, table_view
@@ -109,9 +110,10 @@ class WatcherSlots:
 
 
 async def watch(
-    ctx: Context, slots: WatcherSlots, request: svc.WatchTableRequest
+    ctx: Context, slots: WatcherSlots, request: svc.WatchTableRequest, feeds: Feeds
 ) -> AsyncIterator[svc.WatchTableResponse]:
-    """A full view, the events after from_version, then new events live with heartbeats."""
+    """A full view, the events after from_version, then new events live with heartbeats
+    (from the table's shared feed, see `fanout.py`)."""
     claim = ctx.claim(request.token)
     if request.from_version < 0:
         raise e.invalid("from_version", "from_version must be >= 0")
@@ -122,8 +124,9 @@ async def watch(
         yield svc.WatchTableResponse(view=table_view(table, claim.seat))
         for event in history:
             yield svc.WatchTableResponse(event=event)
-        async for item in _live(ctx, follower, request.with_views):
-            yield item
+        if follower.table is not None:
+            async for item in _live(ctx, feeds, follower.table, claim.seat, request.with_views):
+                yield item
     finally:
         slots.release()
 
@@ -141,21 +144,40 @@ async def _history(
 
 
 async def _live(
-    ctx: Context, follower: Follower, with_views: bool
+    ctx: Context, feeds: Feeds, table: TableState, seat: int | None, with_views: bool
 ) -> AsyncIterator[svc.WatchTableResponse]:
-    """New events as they are appended (by any replica), heartbeats while idle."""
-    beat = ctx.config.heartbeat_seconds
-    while follower.table is not None and follower.table.status != FINISHED:
-        version = await ctx.wait_for_change(follower.table_id, follower.version, beat)
-        if ctx.stopping:  # the server is shutting down: end the stream cleanly
-            return
-        if version <= follower.version:
-            heartbeat = svc.Heartbeat(version=follower.version, time=events.timestamp(ctx.clock()))
-            yield svc.WatchTableResponse(heartbeat=heartbeat)
-            continue
-        stored = await ctx.store.read(follower.table_id, follower.version)
-        for event in follower.feed(stored):
-            yield svc.WatchTableResponse(event=event)
-        ctx.cache.put(follower.table)
-        if with_views:
-            yield svc.WatchTableResponse(view=table_view(follower.table, follower.seat))
+    """New events as they are appended (by any replica), heartbeats while idle.
+
+    The stream has sent everything up to `table.version`. It attaches to the table's feed;
+    if the feed is already further on, the stream sends the events in between itself first.
+    A stream that falls too far behind the feed catches up from the store and attaches again.
+    """
+    while table.status != FINISHED and not ctx.stopping:
+        watcher = Watcher(seat, with_views, table.version)
+        ahead = feeds.attach(table, watcher)
+        try:
+            if ahead > table.version:
+                follower = Follower(table.table_id, seat, table)
+                stored = await ctx.store.read(table.table_id, table.version, ahead - table.version)
+                for event in follower.feed(stored):
+                    yield svc.WatchTableResponse(event=event)
+                if with_views and follower.table is not None:
+                    yield svc.WatchTableResponse(view=table_view(follower.table, seat))
+            while True:
+                item = await watcher.next()
+                if item is END:
+                    return
+                if isinstance(item, Lagged):
+                    latest = await ctx.cache.load(table.table_id)
+                    follower, missed = await _history(ctx, latest, seat, item.version)
+                    for event in missed:
+                        yield svc.WatchTableResponse(event=event)
+                    assert follower.table is not None
+                    table = follower.table
+                    break
+                if isinstance(item, BaseException):
+                    raise item
+                assert isinstance(item, svc.WatchTableResponse)
+                yield item
+        finally:
+            watcher.close()

@@ -21,6 +21,7 @@ from .config import ServerConfig
 from .interceptors import interceptors
 from .logconf import configure_logging
 from .metrics import MetricsHttp
+from .observe import flush_access_log
 from .servicer import TarokServicer
 from .tournaments import SERVICE_NAME as TOURNAMENT_SERVICE
 from .tournaments import add_tournaments, start_tournaments, stop_tournaments
@@ -57,7 +58,7 @@ async def create_server(
     With no `store`, one is opened from `config.store_url` and closed by `shutdown`.
     """
     owned = store is None
-    store = store or open_store(config.store_url)
+    store = store or open_store(config.store_url, config.sqlite_sync)
     await store.open()
     app = TarokApp(store, config)
     server = grpc.aio.server(
@@ -106,6 +107,7 @@ async def shutdown(server: grpc.aio.Server, grace: float | None = None) -> None:
     store = _OWNED_STORES.pop(server, None)
     if store is not None:
         await store.close()
+    await asyncio.to_thread(flush_access_log)
 
 
 async def serve(config: ServerConfig) -> None:

@@ -6,7 +6,8 @@
 - counts it in the RPC metrics (requests by method and code, latency, in flight, stream
   messages sent),
 - writes one access line with the status code, the ErrorInfo reason and, for moves, the
-  move kind (never the move's argument: that may be a card).
+  move kind (never the move's argument: that may be a card). The line is rendered and
+  written by a background thread (`accesslog.py`), off the event loop.
 Health and reflection calls are measured but not logged.
 """
 
@@ -26,7 +27,9 @@ import structlog
 from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
 
 from . import errors as e
+from .accesslog import ACCESS_LOG
 from .context import Context
+from .fanout import SharedSerializer
 from .logconf import request_context
 
 log = structlog.get_logger("tarok.server")
@@ -82,7 +85,9 @@ class Observer:
         counter.inc()
         if self.quiet:
             return
-        extra: dict[str, Any] = {"code": code.name, "ms": round(elapsed * 1000, 2)}
+        extra = dict(fields)  # the call's context fields, then what the call ended with
+        extra["code"] = code.name
+        extra["ms"] = round(elapsed * 1000, 2)
         reason = error_reason(context) if code != grpc.StatusCode.OK else None
         if reason is not None:
             extra["reason"] = reason
@@ -97,10 +102,7 @@ class Observer:
             table = self.ctx.cache.peek(table_id)
             if table is not None:
                 extra["variant"] = table.variant.id
-        if code in SERVER_FAULTS:
-            log.error("rpc", **extra)
-        else:
-            log.info("rpc", **extra)
+        ACCESS_LOG.write(code in SERVER_FAULTS, extra)
 
 
 def observed(
@@ -111,12 +113,20 @@ def observed(
     if handler.unary_unary is not None:
         return handler._replace(unary_unary=_unary(obs, handler.unary_unary))  # type: ignore[attr-defined,no-any-return]
     if handler.unary_stream is not None:
-        return handler._replace(unary_stream=_streaming(obs, handler.unary_stream))  # type: ignore[attr-defined,no-any-return]
+        return handler._replace(  # type: ignore[attr-defined,no-any-return]
+            unary_stream=_streaming(obs, handler.unary_stream),
+            response_serializer=_shared(handler.response_serializer),
+        )
     if handler.stream_unary is not None:
         return handler._replace(stream_unary=_unary(obs, handler.stream_unary))  # type: ignore[attr-defined,no-any-return]
     if handler.stream_stream is not None:
         return handler._replace(stream_stream=_streaming(obs, handler.stream_stream))  # type: ignore[attr-defined,no-any-return]
     return handler
+
+
+def _shared(serializer: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
+    """A stream's serializer that serialises a message sent to many streams only once."""
+    return None if serializer is None else SharedSerializer(serializer)
 
 
 def _unary(obs: Observer, inner: Callable[..., Any]) -> Callable[..., Any]:
@@ -278,3 +288,8 @@ def error_reason(context: Ctx) -> str | None:
                 if detail.Unpack(info):
                     return str(info.reason)
     return None
+
+
+def flush_access_log(timeout: float = 10.0) -> bool:
+    """Wait until every access line queued so far is written."""
+    return ACCESS_LOG.flush(timeout)

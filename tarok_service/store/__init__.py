@@ -33,12 +33,14 @@ _SQLITE_PREFIX = "sqlite:///"
 _POSTGRES_PREFIXES = ("postgresql://", "postgres://")
 
 
-def open_store(url: str) -> EventStore:
+def open_store(url: str, sqlite_sync: str = "full") -> EventStore:
     """Build an (unopened) event store from a URL.
 
     - `sqlite:///relative/path.db`, `sqlite:////absolute/path.db` (SQLAlchemy style),
     - `sqlite:///:memory:` or `memory:` for a private in-memory database,
     - `postgresql://...` or `postgres://...` (passed to libpq unchanged).
+
+    `sqlite_sync` is the SQLite file's sync mode, "full" or "normal" (see `SqliteEventStore`).
     """
     if url in ("memory:", _SQLITE_PREFIX + ":memory:"):
         return SqliteEventStore(":memory:")
@@ -46,7 +48,7 @@ def open_store(url: str) -> EventStore:
         path = url.removeprefix(_SQLITE_PREFIX)
         if not path:
             raise ValueError(f"store URL {url!r} names no database file")
-        return SqliteEventStore(path)
+        return SqliteEventStore(path, synchronous=sqlite_sync)
     if url.startswith(_POSTGRES_PREFIXES):
         from .postgres import PostgresEventStore  # psycopg loads only when needed
 

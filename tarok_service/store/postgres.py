@@ -1,16 +1,25 @@
 """Shared event store on PostgreSQL (psycopg 3, async, pooled), for several server replicas.
 
-Every append sends `NOTIFY tarok_events, '<table_id>:<seq>'` in its own transaction, so
-the notification is delivered exactly when the events are committed. Each store
-instance keeps one dedicated LISTEN connection and fans notifications out to its
-in-process waiters; a watcher on one replica therefore sees moves made on another.
+Appends are group-committed: the appends that arrive while a batch is being written wait
+and go together in the next one, a single statement (one round trip, one transaction, one
+commit) that checks and inserts each append on its own and sends ONE notification for the
+whole batch, `NOTIFY tarok_events, '[["<table_id>", <seq>], ...]'` (JSON) listing every append
+that went in; a lone append notifies `<table_id>:<seq>`. The notification is delivered
+exactly when the events are committed.
+A lone append, and every append of a batch that lost an insert race to another replica,
+goes through the single-append statement, whose unique-key errors are mapped to
+`VersionConflict` / `DuplicateRequest`. Each store instance keeps one dedicated LISTEN
+connection and fans notifications out to its in-process waiters; a watcher on one replica
+therefore sees moves made on another.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -65,11 +74,53 @@ _APPEND = """WITH cur AS (
 SELECT cur.v, cur.dup, n.count,
     CASE WHEN n.count > 0 THEN pg_notify(%(channel)s, %(message)s) END
 FROM cur, (SELECT count(*) AS count FROM ins) AS n"""
+# Several appends (to distinct tables) in one statement: each goes in only when its table is
+# at its expected version and its request id is new; one pg_notify lists those that went in.
+_APPEND_MANY = """WITH a AS (
+    SELECT * FROM unnest(%(idx)s::int[], %(tables)s::text[], %(expected)s::bigint[],
+        %(rid)s::text[], %(last)s::bigint[]) AS a(i, t, expected, r, last)
+), cur AS (
+    SELECT a.i, a.t, a.expected, a.last,
+        (SELECT COALESCE(MAX(e.seq), 0) FROM events e WHERE e.table_id = a.t) AS v,
+        (SELECT e.seq FROM events e WHERE e.table_id = a.t AND e.request_id = a.r) AS dup
+    FROM a
+), ok AS (
+    SELECT i, t, last FROM cur WHERE v = expected AND dup IS NULL
+), ins AS (
+    INSERT INTO events (table_id, seq, type, payload, request_id, created_at)
+    SELECT x.t, x.s, x.ty, x.p, x.r, x.now
+    FROM unnest(%(row_idx)s::int[], %(row_tables)s::text[], %(seqs)s::bigint[],
+        %(types)s::text[], %(payloads)s::bytea[], %(rids)s::text[], %(nows)s::float8[])
+        AS x(i, t, s, ty, p, r, now)
+    WHERE x.i IN (SELECT i FROM ok)
+    RETURNING 1
+), note AS (
+    SELECT pg_notify(%(channel)s, json_agg(json_build_array(t, last) ORDER BY i)::text) AS sent
+    FROM ok HAVING count(*) > 0
+)
+SELECT cur.i, cur.v, cur.dup, (SELECT count(*) FROM ins), (SELECT count(*) FROM note)
+FROM cur ORDER BY cur.i"""
+MAX_BATCH = 64  # appends per group commit
+MAX_NOTE_CHARS = 6000  # JSON characters per batch notification (payloads stop at 8000 bytes)
 _READ = (
     "SELECT table_id, seq, type, payload, request_id, created_at FROM events"
     " WHERE table_id = %s AND seq > %s ORDER BY seq LIMIT %s"
 )
 _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT %s"
+
+
+Row = tuple[str, int, str, bytes, str | None, float]
+
+
+@dataclass
+class _Pending:
+    """One append waiting for the next group commit."""
+
+    table_id: str
+    expected: int
+    request_id: str | None
+    rows: list[Row]
+    future: asyncio.Future[int]
 
 
 class PostgresEventStore:
@@ -92,6 +143,8 @@ class PostgresEventStore:
         self._signals = TableSignals()
         self._listener: asyncio.Task[None] | None = None
         self._listen_conn: psycopg.AsyncConnection[Any] | None = None
+        self._pending: list[_Pending] = []
+        self._writer: asyncio.Task[None] | None = None
 
     @property
     def dsn(self) -> str:
@@ -121,10 +174,14 @@ class PostgresEventStore:
         self._listener = asyncio.create_task(self._listen(conn))
 
     async def close(self) -> None:
-        """Stop listening and close every connection."""
-        pool, self._pool = self._pool, None
-        if pool is None:
+        """Stop listening and close every connection (appends being written finish first)."""
+        if self._pool is None:
             return
+        if self._writer is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        pool, self._pool = self._pool, None
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -141,19 +198,17 @@ class PostgresEventStore:
     ) -> int:
         """Append events atomically at `expected_version`; see `EventStore.append`."""
         check_append_args(expected_version, events)
+        self._db()
         request_id = events[0].request_id
-        rows = [
+        rows: list[Row] = [
             (table_id, expected_version + i, e.type, e.payload, request_id if i == 1 else None, now)
             for i, e in enumerate(events, start=1)
         ]
-        new_version = expected_version + len(rows)
-        try:
-            await self._insert(table_id, expected_version, request_id, rows)
-        except errors.UniqueViolation as exc:
-            conflict = await self._conflict(table_id, expected_version, request_id, exc)
-            if conflict is None:
-                raise
-            raise conflict from exc
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Pending(table_id, expected_version, request_id, rows, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_pending())
+        new_version = await future
         self._signals.wake(table_id, new_version)
         return new_version
 
@@ -197,6 +252,96 @@ class PostgresEventStore:
             lambda: self.version(table_id),
             recheck=self._recheck,
         )
+
+    # -- group commit -------------------------------------------------------------------
+
+    async def _write_pending(self) -> None:
+        """Write the pending appends batch by batch until none is left (one task at a time)."""
+        while self._pending:
+            batch = self._next_batch()
+            try:
+                if len(batch) == 1:
+                    await self._write_one(batch[0])
+                else:
+                    await self._write_batch(batch)
+            except asyncio.CancelledError:  # the loop is going away: so are the callers
+                for item in [*batch, *self._pending]:
+                    item.future.cancel()
+                self._pending = []
+                raise
+            except Exception as exc:  # nothing of this batch was written
+                for item in batch:
+                    if not item.future.done():
+                        item.future.set_exception(exc)
+
+    def _next_batch(self) -> list[_Pending]:
+        """Up to MAX_BATCH pending appends, at most one per table (the others wait their turn)."""
+        batch: list[_Pending] = []
+        rest: list[_Pending] = []
+        tables: set[str] = set()
+        chars = 0
+        for item in self._pending:
+            size = len(json.dumps([item.table_id, item.expected + len(item.rows)])) + 2
+            if (
+                item.table_id in tables
+                or len(batch) >= MAX_BATCH
+                or (batch and chars + size > MAX_NOTE_CHARS)
+            ):
+                rest.append(item)
+                continue
+            tables.add(item.table_id)
+            chars += size
+            batch.append(item)
+        self._pending = rest
+        return batch
+
+    async def _write_one(self, item: _Pending) -> None:
+        """One append on its own statement; its outcome (or mapped error) goes to its future."""
+        try:
+            await self._insert(item.table_id, item.expected, item.request_id, item.rows)
+        except errors.UniqueViolation as exc:
+            conflict = await self._conflict(item.table_id, item.expected, item.request_id, exc)
+            item.future.set_exception(exc if conflict is None else conflict)
+        except (DuplicateRequest, VersionConflict) as exc:
+            item.future.set_exception(exc)
+        else:
+            item.future.set_result(item.expected + len(item.rows))
+
+    async def _write_batch(self, batch: list[_Pending]) -> None:
+        """Several appends (distinct tables) in one statement; after a lost insert race with
+        another writer, each append is retried on its own so it gets its precise outcome."""
+        rows = [(i, row) for i, item in enumerate(batch) for row in item.rows]
+        params = {
+            "idx": list(range(len(batch))),
+            "tables": [item.table_id for item in batch],
+            "expected": [item.expected for item in batch],
+            "rid": [item.request_id for item in batch],
+            "last": [item.expected + len(item.rows) for item in batch],
+            "row_idx": [i for i, _ in rows],
+            "row_tables": [row[0] for _, row in rows],
+            "seqs": [row[1] for _, row in rows],
+            "types": [row[2] for _, row in rows],
+            "payloads": [row[3] for _, row in rows],
+            "rids": [row[4] for _, row in rows],
+            "nows": [row[5] for _, row in rows],
+            "channel": CHANNEL,
+        }
+        try:
+            async with self._db().connection() as conn:
+                cur = await conn.execute(_APPEND_MANY, params)
+                results = await cur.fetchall()
+        except errors.UniqueViolation:
+            for item in batch:
+                await self._write_one(item)
+            return
+        for (_, actual, first_seq, _, _), item in zip(results, batch, strict=True):
+            if item.request_id is not None and first_seq is not None:
+                dup = DuplicateRequest(item.table_id, item.request_id, int(first_seq))
+                item.future.set_exception(dup)
+            elif int(actual) != item.expected:
+                item.future.set_exception(VersionConflict(item.expected, int(actual)))
+            else:
+                item.future.set_result(item.expected + len(item.rows))
 
     # -- internals ----------------------------------------------------------------------
 
@@ -285,12 +430,24 @@ class PostgresEventStore:
                 delay = min(delay * 2, 5.0)
 
     def _on_notify(self, payload: str) -> None:
-        """Handle one `table_id:seq` notification."""
-        table_id, sep, seq = payload.rpartition(":")
-        if sep and seq.isdigit():
-            self._signals.wake(table_id, int(seq))
-        else:
-            self._signals.wake_all()
+        """Handle one notification: `table_id:seq`, or a batch's JSON [[table_id, seq], ...]."""
+        for table_id, seq in _notified(payload):
+            if seq is None:
+                self._signals.wake_all()
+            else:
+                self._signals.wake(table_id, seq)
+
+
+def _notified(payload: str) -> list[tuple[str, int | None]]:
+    """(table id, seq) pairs of a notification; seq None when it cannot be read."""
+    if payload.startswith("[["):
+        try:
+            pairs = json.loads(payload)
+            return [(str(t), int(v)) for t, v in pairs]
+        except (ValueError, TypeError):
+            pass
+    table_id, sep, seq = payload.rpartition(":")
+    return [(table_id, int(seq) if sep and seq.isdigit() else None)]
 
 
 async def _create_schema(pool: AsyncConnectionPool[Any]) -> None:

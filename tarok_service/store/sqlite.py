@@ -5,7 +5,14 @@ so the event loop never blocks and statements are compiled once (the sqlite3 mod
 caches prepared statements per connection, keyed by SQL text). Appends are group-committed:
 the appends that arrive while the worker is busy are written in one transaction (each in its
 own savepoint, so one conflict fails only its own append), which saves a sync per append
-under load while every append stays durable (`synchronous=FULL`) before it is answered.
+under load while every append stays durable before it is answered.
+
+`synchronous` chooses what "durable" means (WAL journal in both modes):
+- "full" (the default): the WAL is synced to disk at every commit, so an answered append
+  survives a process crash, an operating-system crash and a power loss;
+- "normal": the WAL is synced only at checkpoints, so an answered append survives a crash of
+  the server process, but an OS crash or power loss may lose the last commits (the file is
+  never corrupted: it comes back at an earlier, consistent version).
 Watchers are woken in-process by `append`; changes made by another process writing the
 same file are noticed by polling `PRAGMA data_version` every `poll_interval` seconds
 while anyone is waiting.
@@ -35,6 +42,7 @@ from .base import (
 T = TypeVar("T")
 
 MEMORY = ":memory:"
+SYNC_MODES = ("full", "normal")
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS events (
@@ -51,6 +59,10 @@ _SCHEMA = (
 )
 _VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?"
 _FIND = "SELECT seq FROM events WHERE table_id = ? AND request_id = ?"
+_CHECK = (  # the version and the seq holding the request id (NULL id: never found), at once
+    "SELECT (SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?),"
+    " (SELECT seq FROM events WHERE table_id = ? AND request_id = ?)"
+)
 _INSERT = (
     "INSERT INTO events (table_id, seq, type, payload, request_id, created_at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
@@ -79,8 +91,17 @@ class _Pending:
 class SqliteEventStore:
     """`EventStore` on one SQLite database file, or a private in-memory one (":memory:")."""
 
-    def __init__(self, path: str, poll_interval: float = 0.5, busy_timeout: float = 5.0) -> None:
+    def __init__(
+        self,
+        path: str,
+        poll_interval: float = 0.5,
+        busy_timeout: float = 5.0,
+        synchronous: str = "full",
+    ) -> None:
+        if synchronous not in SYNC_MODES:
+            raise ValueError(f"SQLite sync mode must be one of {SYNC_MODES}, not {synchronous!r}")
         self._path = path
+        self._synchronous = synchronous
         self._poll_interval = poll_interval
         self._busy_timeout = busy_timeout
         self._executor: ThreadPoolExecutor | None = None
@@ -95,6 +116,11 @@ class SqliteEventStore:
     def path(self) -> str:
         """The database file path, or ":memory:"."""
         return self._path
+
+    @property
+    def synchronous(self) -> str:
+        """The sync mode: "full" (survives power loss) or "normal" (survives a process crash)."""
+        return self._synchronous
 
     async def open(self) -> None:
         """Open the connection on the worker thread and create the schema if missing."""
@@ -188,7 +214,7 @@ class SqliteEventStore:
         try:
             if self._path != MEMORY:
                 conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=FULL")
+                conn.execute(f"PRAGMA synchronous={self._synchronous.upper()}")
             conn.execute(f"PRAGMA busy_timeout={int(self._busy_timeout * 1000)}")
             _in_transaction(conn, lambda: _create_schema(conn))
         except BaseException:
@@ -227,17 +253,25 @@ class SqliteEventStore:
         loop.call_soon_threadsafe(_deliver, batch)
 
     def _append_one(self, item: _Pending) -> None:
-        """Check and insert one append inside its own savepoint (worker thread)."""
+        """Check and insert one append (worker thread). Several rows go inside their own
+        savepoint; a single INSERT is atomic by itself, so a lone row needs none."""
         conn = self._db()
-        conn.execute("SAVEPOINT one_append")
+        single = len(item.rows) == 1
+        if not single:
+            conn.execute("SAVEPOINT one_append")
         try:
             self._check_free(item.table_id, item.expected, item.request_id)
-            conn.executemany(_INSERT, item.rows)
+            if single:
+                conn.execute(_INSERT, item.rows[0])
+            else:
+                conn.executemany(_INSERT, item.rows)
             item.outcome = item.expected + len(item.rows)
         except (DuplicateRequest, VersionConflict, sqlite3.IntegrityError) as exc:
-            conn.execute("ROLLBACK TO one_append")
+            if not single:
+                conn.execute("ROLLBACK TO one_append")
             item.outcome = self._mapped(item, exc)
-        conn.execute("RELEASE one_append")
+        if not single:
+            conn.execute("RELEASE one_append")
 
     def _mapped(self, item: _Pending, exc: BaseException) -> BaseException:
         """A unique-key violation as DuplicateRequest / VersionConflict; others unchanged."""
@@ -248,13 +282,11 @@ class SqliteEventStore:
 
     def _check_free(self, table_id: str, expected: int, request_id: str | None) -> None:
         """Raise DuplicateRequest / VersionConflict unless the append may proceed."""
-        if request_id is not None:
-            seq = self._find_sync(table_id, request_id)
-            if seq is not None:
-                raise DuplicateRequest(table_id, request_id, seq)
-        actual = self._version_sync(table_id)
+        actual, seq = self._db().execute(_CHECK, (table_id, table_id, request_id)).fetchone()
+        if request_id is not None and seq is not None:
+            raise DuplicateRequest(table_id, request_id, int(seq))
         if actual != expected:
-            raise VersionConflict(expected, actual)
+            raise VersionConflict(expected, int(actual))
 
     def _conflict(
         self, table_id: str, expected: int, request_id: str | None, message: str

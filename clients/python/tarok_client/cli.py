@@ -24,6 +24,13 @@ def _parser() -> argparse.ArgumentParser:
         default="sqlite:///tarok.db",
         help="sqlite:///path.db, sqlite:///:memory: or postgresql://...",
     )
+    serve.add_argument(
+        "--sqlite-sync",
+        choices=("full", "normal"),
+        default="full",
+        help="SQLite durability: full (default) survives power loss; normal survives a "
+        "server crash but may lose the last moves on power loss or an OS crash",
+    )
     serve.add_argument("--host", default="[::]")
     serve.add_argument("--port", type=int, default=50051, help="0 picks a free port")
     serve.add_argument(
@@ -108,6 +115,7 @@ def _serve(args: argparse.Namespace) -> int:
     configure_logging(args.log_format)
     config = ServerConfig(
         store_url=args.store,
+        sqlite_sync=args.sqlite_sync,
         host=args.host,
         port=args.port,
         secret=resolve_secret(args.secret),

@@ -1,0 +1,213 @@
+"""WatchTable fan-out: delivery latency to N watchers of one table and the mover's latency.
+
+    .venv/bin/python bench/watch.py                       # 0, 100 and 1,000 watchers, SQLite
+    .venv/bin/python bench/watch.py --watchers 100 --repetitions 5 --json bench/results/watch.json
+
+Starts `tarok serve` (SQLite FULL) in its own process. Each repetition plays one preset
+hand per watcher count: first with no watchers (the mover's own baseline), then with N
+watchers on the same table - seat tokens and a spectator token in turn, so every audience
+is served - spread over watcher processes (at most `--per-process` streams each, so the
+watchers' own CPU is spread too). One mover makes the hand's moves `--interval` seconds
+apart. Delivery latency: from the moment the move was sent to the moment a watcher process
+received its event (the same monotonic clock for all processes), for every event and
+watcher. Reported: medians over repetitions of the delivery p50/p99, the mover p50 and its
+ratio to the no-watcher p50 of the same repetition; plus the machine load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "clients" / "python"), str(ROOT / "bench")]
+
+from service import ENV, loadavg, script, setup_table, start, tarok_server  # noqa: E402
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
+
+from tarok_service.engine.variant import find_variant  # noqa: E402
+
+STREAMS_PER_CHANNEL = 50
+NO_HISTORY = 1 << 40  # from_version past the end: the view, then live events only
+
+
+# -- watcher process ----------------------------------------------------------------------
+
+
+async def watch_all(target: str, tokens: list[str], out: Path) -> None:
+    """Open one stream per token; print "ready" once all got their view; record events."""
+    channels = [
+        grpc.aio.insecure_channel(target)
+        for _ in range(math.ceil(len(tokens) / STREAMS_PER_CHANNEL))
+    ]
+    ready = asyncio.Semaphore(0)
+    received: list[tuple[int, float]] = []
+
+    async def one(i: int, token: str) -> None:
+        stub = svc_grpc.TarokServiceStub(channels[i // STREAMS_PER_CHANNEL])
+        request = svc.WatchTableRequest(token=token, from_version=NO_HISTORY)
+        first = True
+        async for item in stub.WatchTable(request):
+            if first:
+                first = False
+                ready.release()
+            elif item.HasField("event"):
+                received.append((item.event.version, time.perf_counter()))
+
+    tasks = [asyncio.create_task(one(i, t)) for i, t in enumerate(tokens)]
+    for _ in tokens:
+        await ready.acquire()
+    print("ready", flush=True)
+    await asyncio.gather(*tasks)
+    out.write_text(json.dumps(received))
+    for channel in channels:
+        await channel.close(None)
+
+
+# -- driver -------------------------------------------------------------------------------
+
+
+async def play_hand(
+    target: str, watchers: int, args: argparse.Namespace, rng: random.Random, tmp: Path
+) -> dict[str, float]:
+    async with grpc.aio.insecure_channel(target) as channel:
+        stub = svc_grpc.TarokServiceStub(channel)
+        plan = script(find_variant("slovenian"), rng)
+        tokens = await setup_table(stub, plan)
+        table = (await stub.GetTableView(svc.GetTableViewRequest(token=tokens[0]))).view.table_id
+        spectator = (
+            await stub.JoinTable(svc.JoinTableRequest(table_id=table, spectator=True))
+        ).token
+        audience = [*tokens, spectator]
+        procs = []
+        for p in range(math.ceil(watchers / args.per_process)):
+            count = min(args.per_process, watchers - p * args.per_process)
+            share = [audience[(p * args.per_process + i) % 5] for i in range(count)]
+            (tmp / f"tokens{p}.json").write_text(json.dumps(share))
+            procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        __file__,
+                        "--watcher",
+                        target,
+                        str(tmp / f"tokens{p}.json"),
+                        str(tmp / f"out{p}.json"),
+                    ],
+                    stdout=subprocess.PIPE,
+                    env=ENV,
+                    text=True,
+                )
+            )
+        for proc in procs:
+            assert proc.stdout is not None
+            if proc.stdout.readline().strip() != "ready":
+                raise SystemExit("a watcher process failed")
+        sent: dict[int, float] = {}
+        mover: list[float] = []
+        version = 0
+        for seat, move_id in plan[1]:
+            request = svc.SubmitMoveRequest(token=tokens[seat], move_id=move_id)
+            started = time.perf_counter()
+            reply = await stub.SubmitMove(request)
+            mover.append(time.perf_counter() - started)
+            version = version or reply.version - 1
+            for v in range(version + 1, reply.version + 1):
+                sent[v] = started
+            version = reply.version
+            await asyncio.sleep(args.interval)
+    delays = []
+    for p, proc in enumerate(procs):
+        proc.wait(120)
+        for v, at in json.loads((tmp / f"out{p}.json").read_text()):
+            if v in sent:
+                delays.append(at - sent[v])
+    result = {"mover_p50_ms": 1000 * statistics.median(mover)}
+    if delays:
+        cuts = statistics.quantiles(delays, n=100)
+        result.update(
+            delivery_p50_ms=1000 * statistics.median(delays),
+            delivery_p99_ms=1000 * cuts[98],
+            deliveries=len(delays),
+        )
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--watcher", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--watchers", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--repetitions", type=int, default=5)
+    parser.add_argument("--interval", type=float, default=0.05, help="seconds between moves")
+    parser.add_argument("--per-process", type=int, default=250, help="streams per process")
+    parser.add_argument("--json", default=None, help="write the summary here ('-': stdout)")
+    args = parser.parse_args()
+    if args.watcher:
+        target, tokens, out = args.watcher
+        asyncio.run(watch_all(target, json.loads(Path(tokens).read_text()), Path(out)))
+        return 0
+    rng = random.Random(3)
+    runs: dict[int, list[dict[str, float]]] = {n: [] for n in args.watchers}
+    before = loadavg()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, target = start(tarok_server(f"sqlite:///{tmp}/watch.db", "full"))
+        try:
+            asyncio.run(play_hand(target, 0, args, rng, Path(tmp)))  # warm up
+            for rep in range(args.repetitions):
+                for n in args.watchers:
+                    alone = asyncio.run(play_hand(target, 0, args, rng, Path(tmp)))
+                    watched = asyncio.run(play_hand(target, n, args, rng, Path(tmp)))
+                    watched["mover_alone_p50_ms"] = alone["mover_p50_ms"]
+                    watched["mover_ratio"] = watched["mover_p50_ms"] / alone["mover_p50_ms"]
+                    runs[n].append(watched)
+                print(f"  repetition {rep + 1}/{args.repetitions} done (load {loadavg()})",
+                      file=sys.stderr, flush=True)  # fmt: skip
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    after = loadavg()
+    results: dict[str, Any] = {}
+    print(f"load average before {before}, after {after} ({os.cpu_count()} CPUs); medians of "
+          f"{args.repetitions} repetitions; moves {args.interval * 1000:.0f} ms apart")  # fmt: skip
+    print("| watchers | delivery p50 ms | delivery p99 ms | mover p50 ms (alone) | mover ratio |")
+    print("|---|---|---|---|---|")
+    for n, reps in runs.items():
+        r = {k: statistics.median(x[k] for x in reps) for k in reps[0]}
+        results[str(n)] = r
+        print(f"| {n} | {r['delivery_p50_ms']:.1f} | {r['delivery_p99_ms']:.1f} "
+              f"| {r['mover_p50_ms']:.2f} ({r['mover_alone_p50_ms']:.2f}) "
+              f"| {r['mover_ratio']:.2f} |")  # fmt: skip
+    summary = {
+        "benchmark": "watch",
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "cpus": os.cpu_count(),
+        "load_before": before,
+        "load_after": after,
+        "repetitions": args.repetitions,
+        "interval_s": args.interval,
+        "results": results,
+    }
+    if args.json == "-":
+        json.dump(summary, sys.stdout, indent=2)
+    elif args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

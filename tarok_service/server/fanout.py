@@ -1,0 +1,224 @@
+"""Live watch fan-out: one follower per watched table per server, shared by all its watchers.
+
+A `Feed` waits for a table's changes, reads each new event from the store once, folds it
+once, filters it once per distinct audience (each seat that watches, and spectators) and
+builds each distinct response message once; every watcher of that audience gets the same
+message object, marked with `share`, which `SharedSerializer` then serialises once for
+all their streams (unshared messages are serialised as usual). Views
+(for watchers that asked for them) are built once per audience after each batch, and
+heartbeats once per idle interval for everyone.
+
+Each watcher has a bounded queue. A watcher that falls more than `MAX_QUEUED` messages
+behind is detached; its stream catches up from the store on its own and attaches again, so
+a slow reader costs memory for a while, never other watchers' latency. Store errors reach
+every watcher of the feed (their streams end with the mapped status); a finished table or a
+server shutdown ends them cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+
+from ..store import StoredEvent
+from . import events
+from .context import Context
+from .table import FINISHED, TableState, fold
+from .views import filter_event, table_view
+
+MAX_QUEUED = 2_000  # messages a watcher may fall behind before it catches up on its own
+SERIALIZED_CACHE = 1024  # shared messages remembered for serialising once
+
+
+class Lagged(Exception):
+    """The watcher fell too far behind; it must catch up from `version` on its own."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"watcher fell behind at version {version}")
+        self.version = version
+
+
+END = object()  # the stream ends cleanly (table finished, server stopping)
+Item = svc.WatchTableResponse | BaseException | object
+
+
+class Watcher:
+    """One stream's subscription: its audience, its wishes and its queue."""
+
+    def __init__(self, seat: int | None, with_views: bool, after: int) -> None:
+        self.seat = seat
+        self.with_views = with_views
+        self.after = after  # the last event version sent or queued for this stream
+        self.queue: asyncio.Queue[Item] = asyncio.Queue()
+        self.feed: Feed | None = None
+
+    def push(self, item: Item, version: int = 0) -> None:
+        """Queue `item` (an event at `version`, a view, a heartbeat, END or an error)."""
+        if self.feed is None:
+            return
+        if self.queue.qsize() >= MAX_QUEUED:
+            self.close()
+            self.queue.put_nowait(Lagged(self.after))
+            return
+        if version:
+            self.after = version
+        self.queue.put_nowait(item)
+
+    async def next(self) -> Item:
+        """The next message, END, or an exception to raise (Lagged or a store error)."""
+        return await self.queue.get()
+
+    def close(self) -> None:
+        feed, self.feed = self.feed, None
+        if feed is not None:
+            feed.detach(self)
+
+
+class Feed:
+    """The shared follower of one table (see module docstring)."""
+
+    def __init__(self, ctx: Context, feeds: Feeds, table: TableState) -> None:
+        self.ctx = ctx
+        self.feeds = feeds
+        self.table = table
+        self.audiences: dict[int | None, set[Watcher]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+    def attach(self, watcher: Watcher) -> None:
+        watcher.feed = self
+        self.audiences.setdefault(watcher.seat, set()).add(watcher)
+        if self.task is None:
+            self.task = asyncio.create_task(self._run())
+
+    def detach(self, watcher: Watcher) -> None:
+        group = self.audiences.get(watcher.seat)
+        if group is not None:
+            group.discard(watcher)
+            if not group:
+                del self.audiences[watcher.seat]
+        if not self.audiences:
+            self.feeds.forget(self)
+            if self.task is not None and self.task is not asyncio.current_task():
+                self.task.cancel()
+
+    async def _run(self) -> None:
+        ctx, table_id = self.ctx, self.table.table_id
+        beat = ctx.config.heartbeat_seconds
+        try:
+            while self.audiences and self.table.status != FINISHED:
+                version = await ctx.wait_for_change(table_id, self.version, beat)
+                if ctx.stopping:
+                    break
+                if version <= self.version:
+                    stamp = events.timestamp(ctx.clock())
+                    heartbeat = svc.Heartbeat(version=self.version, time=stamp)
+                    self._to_all(share(svc.WatchTableResponse(heartbeat=heartbeat)))
+                    continue
+                stored = await ctx.store.read(table_id, self.version)
+                self._deliver(stored)
+                ctx.cache.put(self.table)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # every watcher's stream ends with the mapped status
+            self._to_all(exc)
+        else:
+            self._to_all(END)
+        finally:
+            self.feeds.forget(self)
+
+    def _deliver(self, stored: list[StoredEvent]) -> None:
+        """Fold each event once, filter it once per audience, send the same message to all."""
+        for item in stored:
+            payload = events.decode(item)
+            before = self.table
+            self.table = fold(before, self.table.table_id, item.seq, payload)
+            built: dict[int, svc.WatchTableResponse] = {}  # one message per distinct content
+            for seat, group in list(self.audiences.items()):
+                shown = filter_event(before, self.table, payload, seat, False)
+                message = built.get(id(shown))
+                if message is None:
+                    entry = events.envelope(item.seq, item.created_at, shown)
+                    message = built[id(shown)] = share(svc.WatchTableResponse(event=entry))
+                for watcher in list(group):
+                    if watcher.after < item.seq:
+                        watcher.push(message, item.seq)
+        for seat, group in list(self.audiences.items()):
+            viewers = [w for w in group if w.with_views and w.after <= self.version]
+            if viewers:
+                view = share(svc.WatchTableResponse(view=table_view(self.table, seat)))
+                for watcher in viewers:
+                    watcher.push(view)
+
+    def _to_all(self, item: Item) -> None:
+        """Send `item` to every watcher; a heartbeat only to those not already further on
+        (a watcher may have attached ahead of this feed)."""
+        beat = isinstance(item, svc.WatchTableResponse) and item.HasField("heartbeat")
+        for group in list(self.audiences.values()):
+            for watcher in list(group):
+                if not beat or watcher.after <= self.version:
+                    watcher.push(item)
+
+
+class Feeds:
+    """The live feeds of one server, by table id."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._feeds: dict[str, Feed] = {}
+
+    def __len__(self) -> int:
+        return len(self._feeds)
+
+    def attach(self, table: TableState, watcher: Watcher) -> int:
+        """Attach `watcher` (whose stream has sent every event up to `table.version`) to the
+        table's feed; return the feed's version: the stream must itself send the events
+        after its own version up to that one (the feed sends only newer ones)."""
+        feed = self._feeds.get(table.table_id)
+        if feed is None or (feed.task is not None and feed.task.done()):
+            feed = self._feeds[table.table_id] = Feed(self.ctx, self, table)
+        feed.attach(watcher)
+        return feed.version
+
+    def forget(self, feed: Feed) -> None:
+        if self._feeds.get(feed.table.table_id) is feed:
+            del self._feeds[feed.table.table_id]
+
+
+class SharedSerializer:
+    """A stream's response serializer: a message the feed shared (`share`) is serialised once
+    however many streams send it; any other message is serialised as usual."""
+
+    def __init__(self, serialize: Callable[[Any], bytes]) -> None:
+        self._serialize = serialize
+
+    def __call__(self, message: Any) -> bytes:
+        with _SHARED_LOCK:
+            entry = _SHARED.get(id(message))
+        if entry is None or entry[0] is not message:
+            return self._serialize(message)
+        data: bytes | None = entry[1]
+        if data is None:
+            data = entry[1] = self._serialize(message)
+        return data
+
+
+_SHARED: OrderedDict[int, list[Any]] = OrderedDict()  # id -> [message, its bytes or None]
+_SHARED_LOCK = threading.Lock()  # servers on several threads (tests) share the registry
+
+
+def share(message: svc.WatchTableResponse) -> svc.WatchTableResponse:
+    """Mark `message` as sent unchanged to many streams (it must never be mutated again)."""
+    with _SHARED_LOCK:
+        _SHARED[id(message)] = [message, None]  # holding it keeps its id unique
+        while len(_SHARED) > SERIALIZED_CACHE:
+            _SHARED.popitem(last=False)
+    return message

@@ -1,0 +1,203 @@
+"""Watch fan-out: watchers sharing a table's feed see exactly what a lone stream would see."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+from tarok_proto.tarok.v1 import events_pb2 as ev
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import views_pb2
+
+from tarok_service.server import fanout
+from tarok_service.server.app import TarokApp
+from tarok_service.server.config import ServerConfig
+from tarok_service.server.logs import Follower
+from tarok_service.store import open_store
+from tests.service.harness import choose
+
+PLAYERS = 4
+
+
+class Game:
+    """A table played through the application layer (no transport)."""
+
+    def __init__(self, app: TarokApp, table_id: str, tokens: list[str]) -> None:
+        self.app, self.table_id, self.tokens = app, table_id, tokens
+        self.rng = random.Random(7)
+
+    @classmethod
+    async def start(cls, app: TarokApp) -> Game:
+        created = await app.create_table(svc.CreateTableRequest(variant="slovenian", players=4))
+        tokens = []
+        for _ in range(PLAYERS):
+            joined = await app.join_table(svc.JoinTableRequest(table_id=created.table_id))
+            tokens.append(joined.token)
+        return cls(app, created.table_id, tokens)
+
+    async def step(self) -> bool:
+        """One legal move by whoever is to move; False once the table has finished."""
+        public = (await self.app.get_view(svc.GetTableViewRequest(token=self.tokens[0]))).view
+        if (
+            not public.HasField("hand")
+            or public.hand.turn < 0
+            or public.status != views_pb2.TABLE_STATUS_PLAYING
+        ):
+            return False
+        seat = public.hand.turn
+        mine = (await self.app.get_view(svc.GetTableViewRequest(token=self.tokens[seat]))).view
+        move = choose(mine, self.rng)
+        await self.app.submit_move(svc.SubmitMoveRequest(token=self.tokens[seat], move_id=move))
+        return True
+
+    async def spectator(self) -> str:
+        request = svc.JoinTableRequest(table_id=self.table_id, spectator=True)
+        return (await self.app.join_table(request)).token
+
+    async def reference(self, seat: int | None) -> list[ev.Event]:
+        """The events as a lone per-stream follower filters them for `seat`."""
+        stored = await self.app.ctx.store.read(self.table_id)
+        return Follower(self.table_id, seat).feed(stored)
+
+
+async def until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Poll `condition` until it holds (fail after `timeout` s)."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+async def collect(stream: AsyncIterator[svc.WatchTableResponse], out: list[ev.Event]) -> None:
+    async for item in stream:
+        if item.HasField("event"):
+            out.append(item.event)
+
+
+def app_for_test() -> TarokApp:
+    config = ServerConfig(store_url="memory:", secret=b"t", heartbeat_seconds=0.05)
+    return TarokApp(open_store("memory:"), config)
+
+
+def test_many_watchers_of_every_audience_get_their_own_filtered_log() -> None:
+    async def body() -> None:
+        app = app_for_test()
+        await app.ctx.store.open()
+        game = await Game.start(app)
+        audiences: list[int | None] = [0, 1, 2, 3, None]
+        tokens = [*game.tokens, await game.spectator()]
+        received: list[list[ev.Event]] = []
+        tasks = []
+        for i in range(25):
+            out: list[ev.Event] = []
+            request = svc.WatchTableRequest(token=tokens[i % 5], with_views=i % 2 == 0)
+            tasks.append(asyncio.create_task(collect(app.watch_table(request), out)))
+            received.append(out)
+            if i == 12:  # some watchers join mid-hand
+                for _ in range(10):
+                    await game.step()
+        while await game.step():
+            await asyncio.sleep(0)
+        await asyncio.wait_for(asyncio.gather(*tasks), 60)
+        assert len(app.feeds) == 0  # the feed ended with the table
+        for i, out in enumerate(received):
+            expected = await game.reference(audiences[i % 5])
+            assert [e.version for e in out] == [e.version for e in expected]
+            assert out == expected, f"watcher {i} (seat {audiences[i % 5]})"
+        assert len(await game.reference(None)) > 50  # a whole hand was played
+        hidden = [e for e in await game.reference(None) if e.move_made.hidden]
+        assert hidden, "the spectator's log hides some card"
+        await app.ctx.store.close()
+
+    asyncio.run(body())
+
+
+def test_a_watcher_that_falls_behind_catches_up_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    lagged: list[int] = []
+    original = fanout.Lagged.__init__
+
+    def spy(self: fanout.Lagged, version: int) -> None:
+        lagged.append(version)
+        original(self, version)
+
+    monkeypatch.setattr(fanout, "MAX_QUEUED", 3)
+    monkeypatch.setattr(fanout.Lagged, "__init__", spy)
+
+    async def body() -> None:
+        app = app_for_test()
+        await app.ctx.store.open()
+        game = await Game.start(app)
+        slow = app.watch_table(svc.WatchTableRequest(token=game.tokens[1]))
+        first = await anext(slow)
+        got: list[ev.Event] = []
+        while len(got) < first.view.version:
+            item = await anext(slow)
+            if item.HasField("event"):
+                got.append(item.event)
+        brisk: list[ev.Event] = []
+        other = asyncio.create_task(
+            collect(app.watch_table(svc.WatchTableRequest(token=game.tokens[2])), brisk)
+        )
+        for _ in range(20):  # the slow watcher reads nothing meanwhile
+            await game.step()
+            for _ in range(20):
+                await asyncio.sleep(0)
+        while await game.step():
+            await asyncio.sleep(0)
+        async for item in slow:
+            if item.HasField("event"):
+                got.append(item.event)
+        await asyncio.wait_for(other, 60)
+        assert lagged, "the slow watcher was detached at least once"
+        assert len(got) > first.view.version + 20
+        assert got == await game.reference(1)
+        assert brisk == await game.reference(2)
+        await app.ctx.store.close()
+
+    asyncio.run(body())
+
+
+def test_shared_serializer_serialises_a_shared_object_once() -> None:
+    calls: list[object] = []
+
+    def serialize(message: svc.WatchTableResponse) -> bytes:
+        calls.append(message)
+        return bytes(message.SerializeToString())
+
+    shared = fanout.SharedSerializer(serialize)
+    a = fanout.share(svc.WatchTableResponse(heartbeat=svc.Heartbeat(version=3)))
+    assert shared(a) == shared(a) == a.SerializeToString()
+    assert calls == [a]
+    plain = svc.WatchTableResponse(heartbeat=svc.Heartbeat(version=4))
+    first = shared(plain)
+    plain.heartbeat.version = 5  # a message nobody shared may change between sends
+    assert shared(plain) != first and shared(plain) == plain.SerializeToString()
+    assert calls == [a, plain, plain, plain]
+
+
+def test_a_watcher_attaching_behind_the_feed_sends_the_gap_itself() -> None:
+    async def body() -> None:
+        app = app_for_test()
+        await app.ctx.store.open()
+        game = await Game.start(app)
+        early: list[ev.Event] = []
+        first_watcher = app.watch_table(svc.WatchTableRequest(token=game.tokens[0]))
+        feed_user = asyncio.create_task(collect(first_watcher, early))
+        late = app.watch_table(svc.WatchTableRequest(token=game.tokens[1], from_version=1 << 40))
+        opened = await anext(late)  # its view; it has not attached to the feed yet
+        start = opened.view.version
+        for _ in range(5):
+            await game.step()
+        target = await app.ctx.store.version(game.table_id)
+        await until(lambda: bool(early) and early[-1].version >= target)  # the feed is ahead
+        got: list[ev.Event] = []
+        finishing = asyncio.create_task(collect(late, got))
+        while await game.step():
+            await asyncio.sleep(0)
+        await asyncio.wait_for(asyncio.gather(feed_user, finishing), 60)
+        expected = [e for e in await game.reference(1) if e.version > start]
+        assert len(expected) > 5 and got == expected
+        await app.ctx.store.close()
+
+    asyncio.run(body())

@@ -1,0 +1,157 @@
+"""PostgreSQL group commit: concurrent appends share one statement, each keeps its outcome."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import psycopg
+import pytest
+
+from tarok_service.store import DuplicateRequest, NewEvent, VersionConflict
+from tarok_service.store.postgres import PostgresEventStore, _notified
+
+NOW = 1_700_000_000.5
+DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@pytest.fixture(scope="module")
+def dsn() -> str:
+    """A reachable PostgreSQL DSN, or skip (fail when TAROK_REQUIRE_POSTGRES=1)."""
+    url = os.environ.get("TAROK_TEST_POSTGRES_DSN", DEFAULT_DSN)
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        if os.environ.get("TAROK_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"TAROK_REQUIRE_POSTGRES=1 but PostgreSQL is not reachable: {exc}")
+        pytest.skip(f"PostgreSQL not reachable at {url!r}")
+    return url
+
+
+def table() -> str:
+    return f"b-{uuid.uuid4()}"
+
+
+def ev(n: int, request_id: str | None = None) -> NewEvent:
+    return NewEvent(type=f"E{n}", payload=bytes([n]), request_id=request_id)
+
+
+@asynccontextmanager
+async def opened(store: PostgresEventStore) -> AsyncIterator[PostgresEventStore]:
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+def test_a_batch_of_mixed_appends_gets_each_outcome(dsn: str) -> None:
+    async def body() -> None:
+        async with opened(PostgresEventStore(dsn)) as s:
+            tables = [table() for _ in range(12)]
+            for t in tables[8:]:  # these tables already hold one event (request id "seen")
+                await s.append(t, 0, [ev(1, "seen")], NOW)
+            sizes: list[int] = []
+            write_batch = s._write_batch
+
+            async def counted(batch: list[Any]) -> None:
+                sizes.append(len(batch))
+                await write_batch(batch)
+
+            s._write_batch = counted  # type: ignore[method-assign]
+            calls = [s.append(t, 0, [ev(1, f"r-{t}"), ev(2)], NOW) for t in tables[:8]]
+            calls += [s.append(tables[8], 0, [ev(9)], NOW)]  # stale version
+            calls += [s.append(tables[9], 1, [ev(9, "seen")], NOW)]  # repeated request id
+            calls += [s.append(t, 1, [ev(2)], NOW) for t in tables[10:]]
+            outcomes = await asyncio.gather(*calls, return_exceptions=True)
+            assert outcomes[:8] == [2] * 8
+            assert isinstance(outcomes[8], VersionConflict) and outcomes[8].actual == 1
+            assert isinstance(outcomes[9], DuplicateRequest) and outcomes[9].seq == 1
+            assert outcomes[10:] == [2, 2]
+            assert sizes == [12]  # all in one statement
+            for t in tables[:8]:
+                stored = await s.read(t)
+                assert [(e.seq, e.type, e.request_id) for e in stored] == [
+                    (1, "E1", f"r-{t}"),
+                    (2, "E2", None),
+                ]
+            assert [e.type for e in await s.read(tables[8])] == ["E1"]
+            assert [e.type for e in await s.read(tables[9])] == ["E1"]
+
+    asyncio.run(body())
+
+
+def test_concurrent_appends_to_one_table_let_exactly_one_in(dsn: str) -> None:
+    async def body() -> None:
+        async with opened(PostgresEventStore(dsn)) as s:
+            t = table()
+            outcomes = await asyncio.gather(
+                *(s.append(t, 0, [ev(n)], NOW) for n in range(6)), return_exceptions=True
+            )
+            assert outcomes.count(1) == 1
+            assert all(isinstance(x, VersionConflict) for x in outcomes if x != 1)
+            assert len(await s.read(t)) == 1
+
+    asyncio.run(body())
+
+
+def test_another_replica_is_woken_for_every_table_of_a_batch(dsn: str) -> None:
+    async def body() -> None:
+        watcher = PostgresEventStore(dsn, recheck_interval=3600.0)  # only NOTIFY can wake it
+        async with opened(PostgresEventStore(dsn)) as writer, opened(watcher):
+            tables = [table() for _ in range(10)]
+            waits = [asyncio.create_task(watcher.wait_for_change(t, 0, timeout=60)) for t in tables]
+            async with asyncio.timeout(60):  # the waiters have read version 0 and subscribed
+                while not all(watcher._signals._waiters.get(t) for t in tables):
+                    await asyncio.sleep(0.01)
+            versions = await asyncio.gather(
+                *(writer.append(t, 0, [ev(1), ev(2), ev(3)], NOW) for t in tables)
+            )
+            assert versions == [3] * 10
+            assert await asyncio.wait_for(asyncio.gather(*waits), 60) == [3] * 10
+
+    asyncio.run(body())
+
+
+def test_a_batch_that_loses_an_insert_race_retries_each_append(dsn: str) -> None:
+    async def body() -> None:
+        async with opened(PostgresEventStore(dsn)) as s:
+            contested, free = table(), [table(), table()]
+            rival = await psycopg.AsyncConnection.connect(dsn)
+            try:
+                await rival.execute(
+                    "INSERT INTO events VALUES (%s, 1, 'Rival', %s, NULL, %s)",
+                    (contested, b"", NOW),
+                )
+                batch = asyncio.gather(
+                    *(s.append(t, 0, [ev(1)], NOW) for t in [contested, *free]),
+                    return_exceptions=True,
+                )
+                done, _ = await asyncio.wait([batch], timeout=0.3)
+                assert not done  # the batch waits on the rival's uncommitted row
+                await rival.commit()
+            finally:
+                await rival.close()
+            outcomes = await asyncio.wait_for(batch, 60)
+            assert isinstance(outcomes[0], VersionConflict) and outcomes[0].actual == 1
+            assert outcomes[1:] == [1, 1]
+            assert [e.type for e in await s.read(contested)] == ["Rival"]
+
+    asyncio.run(body())
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        ("t-1:7", [("t-1", 7)]),
+        ('[["a", 3], ["b:c", 12]]', [("a", 3), ("b:c", 12)]),
+        ("weird", [("", None)]),
+        ("[[broken", [("", None)]),
+    ],
+)
+def test_notification_payloads(payload: str, expected: list[tuple[str, int | None]]) -> None:
+    assert _notified(payload) == expected
