@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from google.protobuf import json_format
 from tarok_proto.tarok.v1 import events_pb2 as ev
@@ -12,9 +12,12 @@ from ..store import StoredEvent
 from . import errors as e
 from . import events
 from .context import Context
+from .i18n import Labels
 from .table import FINISHED, TableState, fold
 from .tournaments.log import is_finished
 from .views import filter_event, table_view
+
+LabelsFor = Callable[[TableState, int | None, str], Labels | None]
 
 
 class Follower:
@@ -89,20 +92,25 @@ class WatcherSlots:
 
 
 async def watch(
-    ctx: Context, slots: WatcherSlots, request: svc.WatchTableRequest
+    ctx: Context,
+    slots: WatcherSlots,
+    request: svc.WatchTableRequest,
+    labels: LabelsFor | None = None,
 ) -> AsyncIterator[svc.WatchTableResponse]:
-    """A full view, the events after from_version, then new events live with heartbeats."""
+    """A full view, the events after from_version, then new events live with heartbeats;
+    views are labelled by `labels(table, seat, request.locale)` (else in English)."""
     claim = ctx.claim(request.token)
     if request.from_version < 0:
         raise e.invalid("from_version", "from_version must be >= 0")
     slots.acquire()
     try:
         table = await ctx.cache.load(claim.table_id)
+        words = labels(table, claim.seat, request.locale) if labels is not None else None
         follower, history = await _history(ctx, table, claim.seat, request.from_version)
-        yield svc.WatchTableResponse(view=table_view(table, claim.seat))
+        yield svc.WatchTableResponse(view=table_view(table, claim.seat, words, ctx.clock()))
         for event in history:
             yield svc.WatchTableResponse(event=event)
-        async for item in _live(ctx, follower, request.with_views):
+        async for item in _live(ctx, follower, request.with_views, words):
             yield item
     finally:
         slots.release()
@@ -121,7 +129,7 @@ async def _history(
 
 
 async def _live(
-    ctx: Context, follower: Follower, with_views: bool
+    ctx: Context, follower: Follower, with_views: bool, words: Labels | None = None
 ) -> AsyncIterator[svc.WatchTableResponse]:
     """New events as they are appended (by any replica), heartbeats while idle."""
     beat = ctx.config.heartbeat_seconds
@@ -138,4 +146,5 @@ async def _live(
             yield svc.WatchTableResponse(event=event)
         ctx.cache.put(follower.table)
         if with_views:
-            yield svc.WatchTableResponse(view=table_view(follower.table, follower.seat))
+            view = table_view(follower.table, follower.seat, words, ctx.clock())
+            yield svc.WatchTableResponse(view=view)

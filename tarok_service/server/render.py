@@ -1,0 +1,250 @@
+"""Ids and parameters of what a view shows, rendered in the viewer's language.
+
+The rules engine gives ids (contract, bonus, phase, move kind, card code ...) and the score
+lines' items; this module turns each into a `Term` (kind, id, parameters, label) through
+`i18n.Labels`, which holds the words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from tarok_proto.tarok.v1 import labels_pb2
+
+from ..engine import cards as c
+from ..engine.cards import Card, Deck
+from ..engine.moves import Move
+from ..engine.state import HandState
+from ..engine.variant import Variant
+from ..engine.view import Fact
+from ..variants import vocabulary as v
+from ..variants.zwanzigerrufen_data import AGAINST
+from . import errors as e
+from .i18n import DEFAULT_LOCALE, Labels
+
+_REASON = re.compile(r"^[A-Z][A-Z_]+$")
+
+# The vocabulary a move's (or fact's) value belongs to, by move (fact) kind.
+_VALUE_KIND = {
+    "bid": v.CONTRACT,
+    "announce": v.BONUS,
+    "kontra": v.BONUS,
+    "declaration": v.DECLARATION,
+    "talon": v.CHOICE,
+    "call": v.CARD,
+    "play": v.CARD,
+    "discard": v.CARD,
+    "give": v.CARD,
+}
+_PARAM_NAME = {v.CONTRACT: "contract", v.BONUS: "bonus", v.CARD: "card", v.CHOICE: "choice"}
+_BOLOGNESE_TRUMPS = {"TAngel", "TWorld", "TSun", "TMoon", "TBegato"}
+# Level names of the kontra chain per rule set (level 1 first).
+_KONTRA_NAMES = {
+    "zwanzigerrufen": ("kontra", "rekontra", "subkontra"),
+    "taroky": ("flek", "reflek", "sup", "tuti"),
+}
+_DEFAULT_KONTRA = ("kontra", "re", "sub", "mort")
+
+
+def word(labels: Labels, kind: str, ident: str) -> str:
+    """The label of an id; a Zwanzigerrufen addition of the opponents ("pagat_against") is
+    the addition's word marked as against the game."""
+    if kind == v.BONUS and ident.endswith(AGAINST):
+        return labels.text("against", item=labels.term(kind, ident.removesuffix(AGAINST)))
+    return labels.term(kind, ident)
+
+
+def term(
+    labels: Labels, kind: str, ident: str, params: Mapping[str, str] | None = None
+) -> labels_pb2.Term:
+    label = card_label(labels, ident) if kind == v.CARD else word(labels, kind, ident)
+    return labels_pb2.Term(kind=kind, id=ident, params=params or {}, label=label)
+
+
+# --- cards ----------------------------------------------------------------------------------
+
+
+def card_label(labels: Labels, code: str, deck: Deck | None = None) -> str:
+    """A card by its code: tarok numerals, the škis, suit symbol and localised face."""
+    if deck is not None and code in deck.by_code:
+        return card_text(labels, deck, deck.by_code[code])
+    return code
+
+
+def card_text(labels: Labels, deck: Deck, card: Card) -> str:
+    if deck.name == "tarocco62":
+        return _italian(labels, deck, card)
+    if card.is_tarok:
+        text = word(labels, "card", "skis") if card.rank == c.SKIS else c.ROMAN[card.rank]
+    else:
+        face = deck.codes[card][1:].split(".")[0]
+        letter = word(labels, "face", face) if face in ("K", "Q", "C", "J", "A") else face
+        text = c.SUIT_SYMBOLS[card.suit] + letter
+    if deck.name == "tarok108":
+        text += " " + labels.text(f"pack_{card.pack}")
+    return text
+
+
+def _italian(labels: Labels, deck: Deck, card: Card) -> str:
+    code = deck.codes[card]
+    if card == c.MATTO_CARD or code in _BOLOGNESE_TRUMPS:
+        return word(labels, "card", code)
+    if card.is_tarok and card.rank == c.MOOR:
+        return labels.text("moor", n=card.pack + 1)
+    if card.is_tarok:
+        return labels.text("trump", n=card.rank)
+    face = c.italian_face(card)
+    face_label = word(labels, "face_it", face) if face in ("K", "Q", "C", "J", "A") else face
+    return labels.text("italian_card", face=face_label, suit=word(labels, "suit", card.suit))
+
+
+# --- moves and facts --------------------------------------------------------------------------
+
+
+def kontra_level(facts: Iterable[Fact], item: str) -> int:
+    """The kontra level `item` has reached so far, from the public kontra facts."""
+    return max((f.level for f in facts if f.kind == "kontra" and f.value == item), default=0)
+
+
+def kontra_name(variant_id: str, level: int) -> str:
+    names = _KONTRA_NAMES.get(variant_id, _DEFAULT_KONTRA)
+    return names[min(level, len(names)) - 1]
+
+
+def move_params(variant: Variant, facts: Iterable[Fact], move: Move) -> dict[str, str]:
+    """A move's argument by name (kontra moves also name the level they reach)."""
+    kind = _VALUE_KIND.get(move.kind)
+    if not move.value:
+        return {}
+    if move.kind == "kontra":
+        level = kontra_level(facts, move.value) + 1
+        return {
+            "bonus": move.value,
+            "level": str(level),
+            "kontra": kontra_name(variant.id, level),
+        }
+    if move.kind == "pick":
+        return {"card": move.value} if not move.value.isdigit() else {"group": move.value}
+    return {_PARAM_NAME.get(kind or "", "value"): move.value}
+
+
+def move_label(
+    labels: Labels,
+    variant: Variant,
+    deck: Deck,
+    state: HandState,
+    facts: Iterable[Fact],
+    move: Move,
+) -> str:
+    """A legal move in words: "Licitiraj berač", "Igraj XXI", "Kontra: igra"."""
+    kind = _VALUE_KIND.get(move.kind)
+    params = move_params(variant, facts, move)
+    if move.kind == "kontra":
+        level = word(labels, "kontra", params["kontra"])
+        return labels.text("move_kontra", level=level, item=word(labels, v.BONUS, move.value))
+    if move.kind == "pass":
+        key = f"move.pass_{state.phase}"
+        return (
+            labels.lookup(key) or word(labels, "move", "pass")
+            if labels.has(key)
+            else word(labels, "move", "pass")
+        )
+    if move.kind == "pick" and "group" in params:
+        groups = getattr(variant, "groups", None)
+        cards = groups(state)[int(move.value)] if groups is not None else ()
+        shown = " ".join(card_text(labels, deck, x) for x in cards)
+        return labels.text("move_pick", cards=shown)
+    if move.kind == "declare":
+        return _declare_label(labels, variant, state)
+    if kind == v.CARD:
+        value = card_label(labels, move.value, deck)
+    elif kind is not None:
+        value = word(labels, kind, move.value)
+    else:
+        value = move.value
+    if not value:
+        return word(labels, "move", move.kind)
+    return labels.text(f"move_{move.kind}", value=value)
+
+
+def _declare_label(labels: Labels, variant: Variant, state: HandState) -> str:
+    find = getattr(variant, "combinations", None)
+    if find is None or state.turn is None:
+        return word(labels, "move", "declare")
+    combos = find(state, state.hands[state.turn])
+    names = ", ".join(combination_label(labels, x.name, len(x.cards)) for x in combos.all)
+    return labels.text("move_declare", value=names, points=labels.count("points", combos.total))
+
+
+def combination_label(labels: Labels, name: str, count: int) -> str:
+    return labels.text("combination", name=word(labels, v.COMBINATION, name), count=count)
+
+
+def fact_value(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> labels_pb2.Term:
+    """A fact's value as a term of its vocabulary."""
+    kind = _VALUE_KIND.get(fact.kind, "")
+    params: dict[str, str] = {}
+    if fact.kind == "kontra":
+        params = {"level": str(fact.level), "kontra": kontra_name(variant.id, max(fact.level, 1))}
+    if fact.kind == "bid" and fact.value == "pass":
+        return term(labels, "move", "pass")
+    if fact.kind == "declare":
+        parts = [p.split(" x") for p in fact.value.split(",") if " x" in p]
+        label = ", ".join(combination_label(labels, n, int(k)) for n, k in parts)
+        return labels_pb2.Term(kind=v.COMBINATION, id=fact.value, label=label)
+    if kind == v.CARD or (fact.kind == "pick" and not fact.value.isdigit()):
+        codes = [x for x in fact.value.split(",") if x]
+        label = " ".join(card_label(labels, x, deck) for x in codes)
+        return labels_pb2.Term(kind=v.CARD, id=fact.value, label=label)
+    if not kind:
+        return labels_pb2.Term(kind="value", id=fact.value, label=fact.value)
+    out = term(labels, kind, fact.value, params)
+    if fact.kind == "kontra":
+        out.label = labels.text(
+            "move_kontra", level=word(labels, "kontra", params["kontra"]), item=out.label
+        )
+    return out
+
+
+def fact_label(labels: Labels, kind_label: str, value_label: str) -> str:
+    return labels.text("fact", kind=kind_label, value=value_label) if value_label else kind_label
+
+
+# --- score lines ------------------------------------------------------------------------------
+
+
+def line_kind(context: str, ident: str) -> str:
+    """Where a score line's id is worded: its own "line" entry, else the bonus or contract of
+    the same id (a line "beggar" is the contract's word)."""
+    english = Labels(DEFAULT_LOCALE, context)
+    for kind in (v.LINE, v.BONUS, v.CONTRACT):
+        if english.has(f"{kind}.{ident}"):
+            return kind
+    return v.LINE
+
+
+def reasons() -> tuple[str, ...]:
+    """Every error reason a client may see: the rules engine's and the service's."""
+    service = (x for name, x in vars(e).items() if name.isupper() and _REASON.match(str(x)))
+    return tuple(dict.fromkeys((*v.REASONS, *sorted(str(x) for x in service))))
+
+
+def line_label(labels: Labels, ident: str, params: Mapping[str, str]) -> str:
+    """A score line in words: "pagat ultimo (tiho)", "nasprotniki: trula (napovedano)"."""
+    if ident == "combination":
+        name = combination_label(labels, params["combination"], int(params["count"]))
+    else:
+        name = word(labels, line_kind(labels.context, ident), ident)
+    how = [word(labels, v.PARAM, params[p]) for p in ("mode", "outcome") if p in params]
+    if "kontra" in params:
+        how.append(word(labels, v.KONTRA, params["kontra"]))
+    text = labels.text("line_how", name=name, how=", ".join(how)) if how else name
+    if params.get("team") == "opponents":
+        text = labels.text("line_opponents", line=text)
+    if "source" in params:
+        source = word(labels, v.PARAM, params["source"])
+        if "seat" in params:
+            source = labels.text("declared_by", seat=int(params["seat"]) + 1)
+        text = labels.text("line_source", source=source, line=text)
+    return text
