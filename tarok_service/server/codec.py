@@ -168,7 +168,7 @@ def hand_view_msg(
             f.seat = fact.seat
         f.kind_term.CopyFrom(render.term(terms, vocab.FACT, fact.kind))
         f.value_term.CopyFrom(render.fact_value(variant, deck, terms, fact))
-        f.label = render.fact_label(terms, f.kind_term.label, f.value_term.label)
+        f.label = render.fact_label(terms, fact.kind, f.kind_term.label, f.value_term.label)
     msg.legal_moves.extend(legal_msg(variant, state, m, words, view, deck) for m in view.legal)
     msg.phase_term.CopyFrom(render.term(terms, vocab.PHASE, view.phase))
     if view.contract:

@@ -58,7 +58,7 @@ def po_path(locale: str) -> Path:
 
 
 @cache
-def catalogue(locale: str) -> gettext.GNUTranslations:
+def catalogue(locale: str) -> gettext.NullTranslations:
     """The compiled catalogue of a supported locale."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po

@@ -207,7 +207,10 @@ def fact_value(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> labe
     return out
 
 
-def fact_label(labels: Labels, kind_label: str, value_label: str) -> str:
+def fact_label(labels: Labels, kind: str, kind_label: str, value_label: str) -> str:
+    """A fact in words: "Licitacija: berač"; a kontra says itself ("Re na igro")."""
+    if kind == "kontra" and value_label:
+        return value_label
     return labels.text("fact", kind=kind_label, value=value_label) if value_label else kind_label
 
 

@@ -58,8 +58,8 @@ def table_view(
         msg.last_result.CopyFrom(codec.result_view_msg(table.last_result, terms))
     if table.deadline is not None:
         msg.deadline.CopyFrom(timestamp(table.deadline))
-    if now is not None:
-        msg.server_time.CopyFrom(timestamp(now))
+        if now is not None:
+            msg.server_time.CopyFrom(timestamp(now))
     msg.options.update({k: codec.option_text(v) for k, v in table.rules.options.items()})
     return msg
 

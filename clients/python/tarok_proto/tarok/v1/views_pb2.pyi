@@ -418,7 +418,9 @@ class TableView(_message.Message):
 
     @_builtins.property
     def server_time(self) -> _timestamp_pb2.Timestamp:
-        """The server's clock when the view was built (compare with `deadline`)."""
+        """The server's clock when the view was built, set beside `deadline` (a client compares the
+        two instead of trusting its own clock).
+        """
 
     def __init__(
         self,
