@@ -22,6 +22,9 @@ from . import zwanzigerrufen_data as zd
 PHASE, MOVE, FACT, CONTRACT, BONUS, KONTRA = "phase", "move", "fact", "contract", "bonus", "kontra"
 LINE, GROUP, DECLARATION, COMBINATION = "line", "group", "declaration", "combination"
 CHOICE, PARAM, REASON, CARD = "choice", "param", "reason", "card"
+WORD = "word"  # table words a UI shows beside the rules: radelc, žid, contatori ...
+
+_SLOVENIAN_WORDS = ("radelc", "mondfang", "mond", "skis", "pagat", "zaruf", "talon")
 
 Vocab = dict[str, tuple[str, ...]]
 
@@ -43,6 +46,7 @@ _TABLES: dict[str, dict[str, tuple[str, ...]]] = {
         GROUP: _SLOVENIAN_GROUPS,
         LINE: _SLOVENIAN_LINES,
         CONTRACT: ("redeal",),
+        WORD: _SLOVENIAN_WORDS,
     },
     "double_tarok": {
         PHASE: _SLOVENIAN_PHASES,
@@ -52,6 +56,7 @@ _TABLES: dict[str, dict[str, tuple[str, ...]]] = {
         GROUP: _SLOVENIAN_GROUPS,
         LINE: _SLOVENIAN_LINES,
         CONTRACT: ("redeal",),
+        WORD: _SLOVENIAN_WORDS,
     },
     "zwanzigerrufen": {
         PHASE: ("auction", *_TRICK_PHASES, REDEAL),
@@ -61,6 +66,7 @@ _TABLES: dict[str, dict[str, tuple[str, ...]]] = {
         GROUP: (),
         LINE: (zd.GAME, zd.TRULL, zd.KING_TRULL, zd.MONDFANG),
         CONTRACT: ("redeal",),
+        WORD: ("mond", "skis", "pagat", "glatze", "forehand"),
     },
     "taroky": {
         PHASE: (
@@ -87,6 +93,7 @@ _TABLES: dict[str, dict[str, tuple[str, ...]]] = {
         LINE: ("game", "misdeal", "zid taken", "zid doubled"),
         CONTRACT: ("misdeal",),
         CHOICE: ("keep", "reject"),
+        WORD: ("zid", "obligation", "skis", "pagat", "mond", "talon"),
     },
     "tarocco_bolognese": {
         PHASE: ("discard", "declare", TRICKS, "matto", SCORED),
@@ -96,6 +103,7 @@ _TABLES: dict[str, dict[str, tuple[str, ...]]] = {
         GROUP: ("declared", "discards"),
         LINE: ("cards", "last trick", "opponents' total", "sets doubled", "sequences doubled"),
         CONTRACT: (),
+        WORD: ("contatori", "set", "sequence", "matto"),
     },
 }
 
@@ -146,6 +154,7 @@ def vocabulary(variant: Variant) -> Vocab:
         LINE: tuple(dict.fromkeys((*contracts, *bonuses, *(ident(x) for x in table[LINE])))),
         PARAM: PARAMS,
         REASON: REASONS,
+        WORD: table[WORD],
     }
     if variant.id == "taroky":
         out[DECLARATION] = tuple(td.DECLARATIONS)

@@ -30,6 +30,8 @@ SAME_AS_ENGLISH = {
     ("slovenian", "mort"),
     ("slovenian", "trula"),
     ("slovenian", "pagat_ultimo"),
+    ("slovenian", "radelc"),
+    ("slovenian", "talon"),
     ("double_tarok", "klop"),
     ("double_tarok", "valat"),
     ("double_tarok", "kontra"),
@@ -38,6 +40,8 @@ SAME_AS_ENGLISH = {
     ("double_tarok", "mort"),
     ("double_tarok", "trula"),
     ("double_tarok", "pagat_ultimo"),
+    ("double_tarok", "radelc"),
+    ("double_tarok", "talon"),
     ("zwanzigerrufen", "solo"),
     ("zwanzigerrufen", "absolut"),
     ("zwanzigerrufen", "pagat"),
@@ -52,10 +56,11 @@ SAME_AS_ENGLISH = {
     ("taroky", "tuti"),
     ("taroky", "pagat"),
     ("taroky", "valat"),
+    ("taroky", "talon"),
     ("tarocco_bolognese", "grande"),
 }
 # The kinds a rule set owns (its own words, under its message context).
-OWN_KINDS = (v.CONTRACT, v.BONUS, v.KONTRA, v.LINE, v.DECLARATION, v.COMBINATION, v.CHOICE)
+OWN_KINDS = (v.CONTRACT, v.BONUS, v.KONTRA, v.LINE, v.DECLARATION, v.COMBINATION, v.CHOICE, v.WORD)
 
 
 def keys(variant: Variant) -> list[tuple[str, str]]:
