@@ -116,14 +116,12 @@ def legal_msg(
     """A legal move with its id, kind, parameters and label (in `words`' language, else the
     rule set's own English label)."""
     facts = view.facts if view is not None else ()
+    if words is not None and deck is not None:
+        return render.legal_move_msg(words, variant, deck, state, facts, move)
     msg = moves_pb2.LegalMove(id=move.id, kind=move.kind, value=move.value)
     msg.params.update(render.move_params(variant, facts, move))
-    if words is None or deck is None:
-        msg.label = variant.label(state, move)
-        words = words or Labels(DEFAULT_LOCALE, variant.id)
-    else:
-        msg.label = render.move_label(words, variant, deck, state, facts, move)
-    msg.kind_term.CopyFrom(render.term(words, vocab.MOVE, move.kind))
+    msg.label = variant.label(state, move)
+    msg.kind_term.CopyFrom(render.term(Labels(DEFAULT_LOCALE, variant.id), vocab.MOVE, move.kind))
     return msg
 
 
@@ -162,13 +160,7 @@ def hand_view_msg(
         cards.fill(pub.cards, group.cards)
         if group.seat is not None:
             pub.seat = group.seat
-    for fact in view.facts:
-        f = msg.facts.add(kind=fact.kind, value=fact.value, level=fact.level)
-        if fact.seat is not None:
-            f.seat = fact.seat
-        f.kind_term.CopyFrom(render.term(terms, vocab.FACT, fact.kind))
-        f.value_term.CopyFrom(render.fact_value(variant, deck, terms, fact))
-        f.label = render.fact_label(terms, fact.kind, f.kind_term.label, f.value_term.label)
+    msg.facts.extend(render.fact_msg(variant, deck, terms, fact) for fact in view.facts)
     msg.legal_moves.extend(legal_msg(variant, state, m, words, view, deck) for m in view.legal)
     msg.phase_term.CopyFrom(render.term(terms, vocab.PHASE, view.phase))
     if view.contract:

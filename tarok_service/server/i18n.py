@@ -81,6 +81,11 @@ def _find(locale: str, context: str, key: str) -> str | None:
     return found if found != key else None
 
 
+MAX_CACHED = 20_000
+# (locale, context, message id) -> (label or None, whether it fell back to English)
+_LOOKUPS: dict[tuple[str, str, str], tuple[str | None, bool]] = {}
+
+
 class Labels:
     """Renders ids for one locale and one rule set (its message context)."""
 
@@ -91,14 +96,23 @@ class Labels:
 
     def lookup(self, key: str) -> str | None:
         """The label of a message id: this locale, else English (counted as missing)."""
-        found = _find(self.locale, self.context, key)
-        if found is not None:
-            return found
-        if self.missing is not None:
+        cache_key = (self.locale, self.context, key)
+        hit = _LOOKUPS.get(cache_key)
+        if hit is None:
+            own = _find(self.locale, self.context, key)
+            if own is not None:
+                hit = (own, False)
+            elif self.locale != DEFAULT_LOCALE:
+                hit = (_find(DEFAULT_LOCALE, self.context, key), True)
+            else:
+                hit = (None, True)
+            if len(_LOOKUPS) >= MAX_CACHED:
+                _LOOKUPS.clear()
+            _LOOKUPS[cache_key] = hit
+        found, missed = hit
+        if missed and self.missing is not None:
             self.missing(self.locale, key.partition(".")[0])
-        if self.locale != DEFAULT_LOCALE:
-            return _find(DEFAULT_LOCALE, self.context, key)
-        return None
+        return found
 
     def has(self, key: str) -> bool:
         """Whether this locale itself (no fallback) has a label for the message id."""

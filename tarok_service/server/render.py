@@ -8,9 +8,10 @@ lines' items; this module turns each into a `Term` (kind, id, parameters, label)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypeVar
 
-from tarok_proto.tarok.v1 import labels_pb2
+from tarok_proto.tarok.v1 import labels_pb2, moves_pb2, views_pb2
 
 from ..engine import cards as c
 from ..engine.cards import Card, Deck
@@ -45,6 +46,7 @@ _KONTRA_NAMES = {
     "taroky": ("flek", "reflek", "sup", "tuti"),
 }
 _DEFAULT_KONTRA = ("kontra", "re", "sub", "mort")
+_TALON_CHOICES = ("keep", "reject")
 
 
 def word(labels: Labels, kind: str, ident: str) -> str:
@@ -58,8 +60,47 @@ def word(labels: Labels, kind: str, ident: str) -> str:
 def term(
     labels: Labels, kind: str, ident: str, params: Mapping[str, str] | None = None
 ) -> labels_pb2.Term:
+    """An id as a Term with its label (shared when it has no parameters: copy, never change)."""
+    if params:
+        return _term(labels, kind, ident, params)
+    return _memo(_TERMS, (kind, ident), labels, lambda words: _term(words, kind, ident, None))
+
+
+def _term(
+    labels: Labels, kind: str, ident: str, params: Mapping[str, str] | None
+) -> labels_pb2.Term:
     label = card_label(labels, ident) if kind == v.CARD else word(labels, kind, ident)
     return labels_pb2.Term(kind=kind, id=ident, params=params or {}, label=label)
+
+
+# Rendered messages by (locale, rule set, key): views render the same few hundred words over
+# and over. Each entry keeps the labels its rendering missed, so that every use counts them.
+MAX_MEMO = 20_000
+Missed = tuple[tuple[str, str], ...]
+_TERMS: dict[tuple[object, ...], tuple[labels_pb2.Term, Missed]] = {}
+_FACTS: dict[tuple[object, ...], tuple[views_pb2.Fact, Missed]] = {}
+T = TypeVar("T")
+
+
+def _memo(
+    cache: dict[tuple[object, ...], tuple[T, Missed]],
+    key: tuple[object, ...],
+    labels: Labels,
+    build: Callable[[Labels], T],
+) -> T:
+    full = (labels.locale, labels.context, *key)
+    hit = cache.get(full)
+    if hit is None:
+        missed: list[tuple[str, str]] = []
+        value = build(Labels(labels.locale, labels.context, lambda *x: missed.append(x)))
+        hit = (value, tuple(missed))
+        if len(cache) >= MAX_MEMO:
+            cache.clear()
+        cache[full] = hit
+    if labels.missing is not None:
+        for locale, kind in hit[1]:
+            labels.missing(locale, kind)
+    return hit[0]
 
 
 # --- cards ----------------------------------------------------------------------------------
@@ -124,9 +165,17 @@ def move_params(variant: Variant, facts: Iterable[Fact], move: Move) -> dict[str
             "level": str(level),
             "kontra": kontra_name(variant.id, level),
         }
-    if move.kind == "pick":
-        return {"card": move.value} if not move.value.isdigit() else {"group": move.value}
+    if move.kind == "talon":
+        return {_talon_value(move.value): move.value}
     return {_PARAM_NAME.get(kind or "", "value"): move.value}
+
+
+def _talon_value(value: str) -> str:
+    """What a talon move or fact names: a group of the exposed talon by its index, a talon card
+    (two-pack free exchange) or a choice (Czech third obligation: keep or reject)."""
+    if value.isdigit():
+        return "group"
+    return "choice" if value in _TALON_CHOICES else "card"
 
 
 def move_label(
@@ -150,11 +199,16 @@ def move_label(
             if labels.has(key)
             else word(labels, "move", "pass")
         )
-    if move.kind == "pick" and "group" in params:
+    if move.kind == "talon" and "group" in params:
         groups = getattr(variant, "groups", None)
         cards = groups(state)[int(move.value)] if groups is not None else ()
         shown = " ".join(card_text(labels, deck, x) for x in cards)
         return labels.text("move_pick", cards=shown)
+    if move.kind == "talon" and "card" in params:
+        return labels.text("move_take", value=card_label(labels, move.value, deck))
+    if move.kind == "call" and hasattr(variant, "call_cards"):
+        cards = variant.call_cards(state, move.value)
+        return labels.text("move_call", value=" + ".join(card_text(labels, deck, x) for x in cards))
     if move.kind == "declare":
         return _declare_label(labels, variant, state)
     if kind == v.CARD:
@@ -166,6 +220,42 @@ def move_label(
     if not value:
         return word(labels, "move", move.kind)
     return labels.text(f"move_{move.kind}", value=value)
+
+
+# Moves whose words depend on nothing but the move (and, for a pass, the phase).
+_PLAIN_MOVES = frozenset({"bid", "pass", "discard", "announce", "play", "give"})
+_MOVES: dict[tuple[object, ...], tuple[moves_pb2.LegalMove, Missed]] = {}
+
+
+def legal_move_msg(
+    labels: Labels,
+    variant: Variant,
+    deck: Deck,
+    state: HandState,
+    facts: Iterable[Fact],
+    move: Move,
+) -> moves_pb2.LegalMove:
+    """A legal move with its id, kind, parameters and label (shared when its words depend
+    on the move alone: copy, never change)."""
+    if move.kind not in _PLAIN_MOVES:
+        return _legal_move(labels, variant, deck, state, facts, move)
+    key = (deck.name, state.phase if move.kind == "pass" else "", move)
+    return _memo(_MOVES, key, labels, lambda w: _legal_move(w, variant, deck, state, (), move))
+
+
+def _legal_move(
+    labels: Labels,
+    variant: Variant,
+    deck: Deck,
+    state: HandState,
+    facts: Iterable[Fact],
+    move: Move,
+) -> moves_pb2.LegalMove:
+    msg = moves_pb2.LegalMove(id=move.id, kind=move.kind, value=move.value)
+    msg.params.update(move_params(variant, facts, move))
+    msg.label = move_label(labels, variant, deck, state, facts, move)
+    msg.kind_term.CopyFrom(term(labels, v.MOVE, move.kind))
+    return msg
 
 
 def _declare_label(labels: Labels, variant: Variant, state: HandState) -> str:
@@ -181,6 +271,22 @@ def combination_label(labels: Labels, name: str, count: int) -> str:
     return labels.text("combination", name=word(labels, v.COMBINATION, name), count=count)
 
 
+def fact_msg(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> views_pb2.Fact:
+    """A public fact with its kind and value as terms and the whole of it in words (shared:
+    copy, never change)."""
+    return _memo(_FACTS, (deck.name, fact), labels, lambda w: _fact(variant, deck, w, fact))
+
+
+def _fact(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> views_pb2.Fact:
+    msg = views_pb2.Fact(kind=fact.kind, value=fact.value, level=fact.level)
+    if fact.seat is not None:
+        msg.seat = fact.seat
+    msg.kind_term.CopyFrom(term(labels, v.FACT, fact.kind))
+    msg.value_term.CopyFrom(fact_value(variant, deck, labels, fact))
+    msg.label = fact_label(labels, fact.kind, msg.kind_term.label, msg.value_term.label)
+    return msg
+
+
 def fact_value(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> labels_pb2.Term:
     """A fact's value as a term of its vocabulary."""
     kind = _VALUE_KIND.get(fact.kind, "")
@@ -193,13 +299,16 @@ def fact_value(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> labe
         parts = [p.split(" x") for p in fact.value.split(",") if " x" in p]
         label = ", ".join(combination_label(labels, n, int(k)) for n, k in parts)
         return labels_pb2.Term(kind=v.COMBINATION, id=fact.value, label=label)
-    if kind == v.CARD or (fact.kind == "pick" and not fact.value.isdigit()):
+    if fact.kind == "talon" and _talon_value(fact.value) == "group":
+        label = labels.text("talon_group", n=int(fact.value) + 1)
+        return labels_pb2.Term(kind=v.GROUP, id=fact.value, label=label)
+    if kind == v.CARD or (fact.kind == "talon" and _talon_value(fact.value) == "card"):
         codes = [x for x in fact.value.split(",") if x]
         label = " ".join(card_label(labels, x, deck) for x in codes)
         return labels_pb2.Term(kind=v.CARD, id=fact.value, label=label)
     if not kind:
         return labels_pb2.Term(kind="value", id=fact.value, label=fact.value)
-    out = term(labels, kind, fact.value, params)
+    out = _term(labels, kind, fact.value, params)
     if fact.kind == "kontra":
         out.label = labels.text(
             "move_kontra", level=word(labels, "kontra", params["kontra"]), item=out.label

@@ -30,8 +30,8 @@ Vocab = dict[str, tuple[str, ...]]
 
 _TRICK_PHASES = (TRICKS, SCORED)
 _SLOVENIAN_PHASES = ("bidding", "calling", "talon", "announce", *_TRICK_PHASES, REDEAL)
-_SLOVENIAN_MOVES = ("bid", "pass", "call", "pick", "discard", "announce", "kontra", "play")
-_SLOVENIAN_FACTS = ("bid", "call", "pick", "discard", "announce", "kontra")
+_SLOVENIAN_MOVES = ("bid", "pass", "call", "talon", "discard", "announce", "kontra", "play")
+_SLOVENIAN_FACTS = ("bid", "call", "talon", "discard", "announce", "kontra")
 _SLOVENIAN_GROUPS = ("talon", "discards", "talon cards given", "declarer's hand")
 _SLOVENIAN_LINES = ("klop", "difference", "valat")
 

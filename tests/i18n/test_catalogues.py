@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from tarok_service.engine.moves import Move
+from tarok_service.engine.state import HandState
 from tarok_service.engine.variant import Variant, all_variants
 from tarok_service.server import i18n, render
 from tarok_service.server.i18n import LOCALES, Labels, negotiate
@@ -83,6 +85,20 @@ def test_every_id_has_a_label_in_every_locale(variant: Variant, locale: str) -> 
     assert missing == []
 
 
+def low_bidder(variant: Variant, state: HandState, rng: random.Random) -> Move:
+    """The first bidder bids the lowest game, everyone else passes (so that hands reach the
+    talon, calls and announcements); random moves after the bidding."""
+    legal = variant.legal_moves(state)
+    bids = [m for m in legal if m.kind == "bid" and m.value != "klop"]
+    passes = [m for m in legal if m.kind == "pass"]
+    facts = variant.view(state, None).facts
+    if bids and not any(f.kind == "bid" and f.value != "pass" for f in facts):
+        return bids[0]
+    if bids and passes:
+        return passes[0]
+    return rng.choice(legal)
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda x: x.id)
 def test_cards_moves_and_templates_render_without_fallback(variant: Variant, locale: str) -> None:
@@ -96,7 +112,7 @@ def test_cards_moves_and_templates_render_without_fallback(variant: Variant, loc
     rules = variant.make_rules(variant.player_counts[0])
     deck = variant.deck(rules)
     rng = random.Random(7)
-    for _ in range(8):
+    for _ in range(12):
         order = list(deck.cards)
         rng.shuffle(order)
         state = variant.deal(rules, order, 0)
@@ -106,7 +122,7 @@ def test_cards_moves_and_templates_render_without_fallback(variant: Variant, loc
                 assert render.move_label(words, variant, deck, state, view.facts, move)
             for fact in view.facts:
                 assert render.fact_value(variant, deck, words, fact).label or not fact.value
-            state = variant.apply(state, rng.choice(variant.legal_moves(state)))
+            state = variant.apply(state, low_bidder(variant, state, rng))
         result = variant.result(state)
         assert result is not None
         for line in result.lines:
@@ -180,6 +196,7 @@ def test_a_missing_label_falls_back_to_english_and_is_counted(
     empty = gettext.NullTranslations()
     real = i18n.catalogue
     monkeypatch.setattr(i18n, "catalogue", lambda loc: empty if loc == "sl" else real(loc))
+    monkeypatch.setattr(i18n, "_LOOKUPS", {})
     missed: list[tuple[str, str]] = []
     words = Labels("sl", "slovenian", lambda loc, kind: missed.append((loc, kind)))
     assert words.term("contract", "beggar") == "Beggar"
@@ -210,3 +227,29 @@ def test_score_line_items_read_as_ids_and_parameters() -> None:
     )
     assert v.line_key("opponents' total") == ("opponents_total", {})
     assert v.line_key("difference") == ("difference", {})
+
+
+def test_calls_and_talon_groups_name_their_cards() -> None:
+    """Six-player two-pack tarok calls both kings of a suit; the talon groups show their cards."""
+    variant = next(x for x in VARIANTS if x.id == "double_tarok")
+    rules = variant.make_rules(6)
+    deck = variant.deck(rules)
+    rng = random.Random(3)
+    seen: dict[str, list[str]] = {}
+    for _ in range(20):
+        order = list(deck.cards)
+        rng.shuffle(order)
+        state = variant.deal(rules, order, 0)
+        while not state.finished and state.phase not in ("announce", "tricks"):
+            for move in variant.legal_moves(state):
+                if move.kind in ("call", "talon"):
+                    label = render.move_label(
+                        Labels("sl", variant.id), variant, deck, state, (), move
+                    )
+                    seen.setdefault(move.kind, []).append(label)
+            state = variant.apply(state, low_bidder(variant, state, rng))
+    assert seen["call"] and all(
+        x.startswith("Kliči ") and "(modri hrbet) + " in x and x.endswith("(rdeči hrbet)")
+        for x in seen["call"]
+    )
+    assert seen["talon"] and all(x.startswith("Vzemi kupček ") for x in seen["talon"])
