@@ -118,11 +118,7 @@ def legal_msg(
     facts = view.facts if view is not None else ()
     if words is not None and deck is not None:
         return render.legal_move_msg(words, variant, deck, state, facts, move)
-    msg = moves_pb2.LegalMove(id=move.id, kind=move.kind, value=move.value)
-    msg.params.update(render.move_params(variant, facts, move))
-    msg.label = variant.label(state, move)
-    msg.kind_term.CopyFrom(render.term(Labels(DEFAULT_LOCALE, variant.id), vocab.MOVE, move.kind))
-    return msg
+    return render.english_move_msg(variant, state, facts, move)
 
 
 def hand_view_msg(

@@ -243,6 +243,28 @@ def legal_move_msg(
     return _memo(_MOVES, key, labels, lambda w: _legal_move(w, variant, deck, state, (), move))
 
 
+def english_move_msg(
+    variant: Variant, state: HandState, facts: Iterable[Fact], move: Move
+) -> moves_pb2.LegalMove:
+    """A legal move labelled by its rule set's own English (`Variant.label`), for callers that
+    name no locale (shared when its words depend on the move alone: copy, never change)."""
+    english = Labels(DEFAULT_LOCALE, variant.id)
+    if move.kind not in _PLAIN_MOVES:
+        return _english_move(english, variant, state, facts, move)
+    key = ("rule set", state.phase, move)
+    return _memo(_MOVES, key, english, lambda w: _english_move(w, variant, state, (), move))
+
+
+def _english_move(
+    labels: Labels, variant: Variant, state: HandState, facts: Iterable[Fact], move: Move
+) -> moves_pb2.LegalMove:
+    msg = moves_pb2.LegalMove(id=move.id, kind=move.kind, value=move.value)
+    msg.params.update(move_params(variant, facts, move))
+    msg.label = variant.label(state, move)
+    msg.kind_term.CopyFrom(term(labels, v.MOVE, move.kind))
+    return msg
+
+
 def _legal_move(
     labels: Labels,
     variant: Variant,
