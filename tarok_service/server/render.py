@@ -40,12 +40,6 @@ _VALUE_KIND = {
 }
 _PARAM_NAME = {v.CONTRACT: "contract", v.BONUS: "bonus", v.CARD: "card", v.CHOICE: "choice"}
 _BOLOGNESE_TRUMPS = {"TAngel", "TWorld", "TSun", "TMoon", "TBegato"}
-# Level names of the kontra chain per rule set (level 1 first).
-_KONTRA_NAMES = {
-    "zwanzigerrufen": ("kontra", "rekontra", "subkontra"),
-    "taroky": ("flek", "reflek", "sup", "tuti"),
-}
-_DEFAULT_KONTRA = ("kontra", "re", "sub", "mort")
 _TALON_CHOICES = ("keep", "reject")
 
 
@@ -148,8 +142,9 @@ def kontra_level(facts: Iterable[Fact], item: str) -> int:
     return max((f.level for f in facts if f.kind == "kontra" and f.value == item), default=0)
 
 
-def kontra_name(variant_id: str, level: int) -> str:
-    names = _KONTRA_NAMES.get(variant_id, _DEFAULT_KONTRA)
+def kontra_name(variant: Variant, level: int) -> str:
+    """The rule set's name of a kontra level (1 = the first kontra); the top name beyond it."""
+    names = v.vocabulary(variant)[v.KONTRA] or ("kontra",)
     return names[min(level, len(names)) - 1]
 
 
@@ -163,7 +158,7 @@ def move_params(variant: Variant, facts: Iterable[Fact], move: Move) -> dict[str
         return {
             "bonus": move.value,
             "level": str(level),
-            "kontra": kontra_name(variant.id, level),
+            "kontra": kontra_name(variant, level),
         }
     if move.kind == "talon":
         return {_talon_value(move.value): move.value}
@@ -314,7 +309,7 @@ def fact_value(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> labe
     kind = _VALUE_KIND.get(fact.kind, "")
     params: dict[str, str] = {}
     if fact.kind == "kontra":
-        params = {"level": str(fact.level), "kontra": kontra_name(variant.id, max(fact.level, 1))}
+        params = {"level": str(fact.level), "kontra": kontra_name(variant, max(fact.level, 1))}
     if fact.kind == "bid" and fact.value == "pass":
         return term(labels, "move", "pass")
     if fact.kind == "declare":
