@@ -235,3 +235,19 @@ def test_list_variants_lists_every_vocabulary_with_labels(stub: svc_grpc.TarokSe
     assert rows["beggar"] == "Berač"
     plain = stub.ListVariants(svc.ListVariantsRequest())
     assert next(x for x in plain.variants if x.id == "slovenian").name != slovenian.name
+
+
+def test_watch_table_views_come_in_the_requested_language(
+    stub: svc_grpc.TarokServiceStub,
+) -> None:
+    table_id = create(stub, variant="zwanzigerrufen", players=4)
+    tokens = seat_all(stub, table_id, 4)
+    stream = stub.WatchTable(
+        svc.WatchTableRequest(token=tokens[0]), metadata=(("accept-language", "de"),), timeout=60
+    )
+    try:
+        first = next(iter(stream))
+    finally:
+        stream.cancel()  # type: ignore[no-untyped-call]  # grpc-stubs leaves it untyped
+    assert first.WhichOneof("item") == "view"
+    assert first.view.locale == "de" and first.view.hand.phase_term.label == "Lizitieren"
