@@ -7,7 +7,6 @@ score line's stable id and parameters off the line's item.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 from ..engine import kontra as k
@@ -130,7 +129,13 @@ REASONS = tuple(sorted(v for name, v in vars(m).items() if name.isupper() and is
 def ident(text: str) -> str:
     """An id from a word or phrase: "last trick" -> "last_trick", "declarer's hand" ->
     "declarers_hand"."""
-    return re.sub(r"[^a-z0-9]+", "_", text.lower().replace("'", "")).strip("_")
+    out: list[str] = []
+    for ch in text.lower().replace("'", ""):
+        if ch.isascii() and ch.isalnum():
+            out.append(ch)
+        elif out and out[-1] != "_":
+            out.append("_")
+    return "".join(out).strip("_")
 
 
 @cache
@@ -179,9 +184,7 @@ def _extra_bonuses(variant_id: str, listed: list[str]) -> list[str]:
     return [x for x in extra if x not in listed]
 
 
-_PAREN = re.compile(r"^(?P<name>.*?)(?: \((?P<how>[^)]*)\))?$")
-_COMBO = re.compile(r"^(?P<name>[a-z]+) x(?P<count>\d+)$")
-_DECLARED = re.compile(r"^declared by seat (?P<seat>\d+)$")
+_DECLARED = "declared by seat "
 
 
 def line_key(item: str) -> tuple[str, dict[str, str]]:
@@ -196,26 +199,26 @@ def line_key(item: str) -> tuple[str, dict[str, str]]:
     params: dict[str, str] = {}
     source, sep, rest = item.partition(": ")
     if sep:
-        declared = _DECLARED.match(source)
-        if declared:
-            params.update(source="declared", seat=declared["seat"])
+        seat = source.removeprefix(_DECLARED)
+        if source.startswith(_DECLARED) and seat.isdigit():
+            params.update(source="declared", seat=seat)
         else:
             params["source"] = ident(source)
-        combo = _COMBO.match(rest)
-        if combo:
-            params.update(combination=combo["name"], count=combo["count"])
+        combo, x, count = rest.rpartition(" x")
+        if x and combo.isalpha() and count.isdigit():
+            params.update(combination=combo, count=count)
             return "combination", params
         return ident(rest), params
-    found = _PAREN.match(item)
-    assert found is not None  # the pattern matches every string
-    name = found["name"]
+    name, how = item, ""
+    if item.endswith(")") and " (" in item:
+        name, how = item[:-1].rsplit(" (", 1)
     if name.startswith("opponents' ") and name != "opponents' total":
         params["team"] = "opponents"
         name = name.removeprefix("opponents' ")
     if name.endswith(" against"):
         params["team"] = "opponents"
         name = name.removesuffix(" against")
-    for word in (found["how"] or "").split(","):
+    for word in how.split(","):
         _how(word.strip(), params)
     return ident(name), params
 
