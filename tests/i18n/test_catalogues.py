@@ -253,3 +253,22 @@ def test_calls_and_talon_groups_name_their_cards() -> None:
         for x in seen["call"]
     )
     assert seen["talon"] and all(x.startswith("Vzemi kupček ") for x in seen["talon"])
+
+
+def test_catalogues_are_well_formed_and_in_step() -> None:
+    """Every catalogue parses cleanly, has its language's plural count, no fuzzy entries, and
+    the same message ids (with contexts) as the English one."""
+    from babel.messages.pofile import read_po
+
+    plurals = {"en": 2, "sl": 4, "cs": 3, "de": 2, "it": 2}
+    ids: dict[str, set[tuple[str | None, str]]] = {}
+    for locale in LOCALES:
+        with i18n.po_path(locale).open("rb") as f:
+            catalogue = read_po(f, locale=locale)
+        assert catalogue.num_plurals == plurals[locale]
+        assert [m for m in catalogue if m.id and (m.fuzzy or not m.string)] == []
+        assert [problem for problem in catalogue.check()] == []
+        ids[locale] = {
+            (m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in catalogue if m.id
+        }
+    assert all(found == ids["en"] for found in ids.values())
