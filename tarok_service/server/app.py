@@ -18,6 +18,7 @@ from . import codec, commands, events, fanout, logs, moves
 from . import errors as e
 from .config import ServerConfig
 from .context import Context, request_id
+from .i18n import Labels, SeatLocales, negotiate
 from .table import SEATING, TableState
 from .tournaments.log import is_finished
 from .tournaments.organiser import sealed
@@ -35,17 +36,28 @@ class TarokApp:
         self.slots = logs.WatcherSlots(config.max_watchers)
         self.feeds = fanout.Feeds(self.ctx)
         self.ctx.metrics.watch_streams.set_function(lambda: self.slots.open)
-        self._variants: svc.ListVariantsResponse | None = None
+        self._variants: dict[str | None, svc.ListVariantsResponse] = {}
+        self.locales = SeatLocales()
 
     async def ping(self, request: svc.PingRequest) -> svc.PingResponse:
         return svc.PingResponse(payload=request.payload)
 
     async def list_variants(self, request: svc.ListVariantsRequest) -> svc.ListVariantsResponse:
-        if self._variants is None:
-            self._variants = svc.ListVariantsResponse(
-                variants=[codec.variant_msg(v) for v in all_variants()]
+        locale = negotiate(request.locale)
+        found = self._variants.get(locale)
+        if found is None:
+            found = self._variants[locale] = svc.ListVariantsResponse(
+                variants=[codec.variant_msg(v, locale) for v in all_variants()]
             )
-        return self._variants
+        return found
+
+    def labels(self, table: TableState, seat: int | None, requested: str) -> Labels | None:
+        """The labels for a viewer's call: its requested locale (remembered for the seat),
+        else the seat's last one, else None (the rule set's English labels)."""
+        locale = self.locales.choose(table.table_id, seat, requested)
+        if locale is None:
+            return None
+        return Labels(locale, table.variant.id, self.ctx.metrics.translation_missing)
 
     async def create_table(self, request: svc.CreateTableRequest) -> svc.CreateTableResponse:
         """Validate and record TableCreated; INVALID_ARGUMENT names the bad field."""
@@ -101,15 +113,21 @@ class TarokApp:
                 continue
             self.ctx.cache.put(batch.table)
             self.ctx.metrics.appended(table.variant.id, batch.payloads)
+            self.locales.choose(table.table_id, seat, request.locale)
             return self._joined(batch.table, seat)
         raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
 
     async def get_view(self, request: svc.GetTableViewRequest) -> svc.GetTableViewResponse:
         claim = self.ctx.claim(request.token)
         table = await self.ctx.cache.load(claim.table_id)
-        return svc.GetTableViewResponse(view=table_view(table, claim.seat))
+        words = self.labels(table, claim.seat, request.locale)
+        return svc.GetTableViewResponse(view=table_view(table, claim.seat, words, self.ctx.clock()))
 
     async def submit_move(self, request: svc.SubmitMoveRequest) -> svc.SubmitMoveResponse:
+        if request.locale:
+            claim = self.ctx.claim(request.token)
+            if claim.seat is not None:
+                self.locales.choose(claim.table_id, claim.seat, request.locale)
         try:
             return await moves.submit_move(self.ctx, request)
         except e.ServiceError as err:
@@ -117,7 +135,7 @@ class TarokApp:
             raise
 
     def watch_table(self, request: svc.WatchTableRequest) -> AsyncIterator[svc.WatchTableResponse]:
-        return logs.watch(self.ctx, self.slots, request, self.feeds)
+        return logs.watch(self.ctx, self.slots, request, self.feeds, self.labels)
 
     async def get_table_log(self, request: svc.GetTableLogRequest) -> svc.GetTableLogResponse:
         return await logs.get_log(self.ctx, request)

@@ -28,6 +28,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from ..store import StoredEvent
 from . import events
 from .context import Context
+from .i18n import Labels
 from .table import FINISHED, TableState, fold
 from .views import filter_event, table_view
 
@@ -50,9 +51,12 @@ Item = svc.WatchTableResponse | BaseException | object
 class Watcher:
     """One stream's subscription: its audience, its wishes and its queue."""
 
-    def __init__(self, seat: int | None, with_views: bool, after: int) -> None:
+    def __init__(
+        self, seat: int | None, with_views: bool, after: int, words: Labels | None = None
+    ) -> None:
         self.seat = seat
         self.with_views = with_views
+        self.words = words  # the locale its views are rendered in (None: English)
         self.after = after  # the last event version sent or queued for this stream
         self.queue: asyncio.Queue[Item] = asyncio.Queue()
         self.feed: Feed | None = None
@@ -152,11 +156,17 @@ class Feed:
                     if watcher.after < item.seq:
                         watcher.push(message, item.seq)
         for seat, group in list(self.audiences.items()):
-            viewers = [w for w in group if w.with_views and w.after <= self.version]
-            if viewers:
-                view = share(svc.WatchTableResponse(view=table_view(self.table, seat)))
-                for watcher in viewers:
-                    watcher.push(view)
+            views: dict[str | None, svc.WatchTableResponse] = {}  # one per locale
+            for watcher in list(group):
+                if not watcher.with_views or watcher.after > self.version:
+                    continue
+                words = watcher.words
+                locale = None if words is None else words.locale
+                view = views.get(locale)
+                if view is None:
+                    seen = table_view(self.table, seat, words, self.ctx.clock())
+                    view = views[locale] = share(svc.WatchTableResponse(view=seen))
+                watcher.push(view)
 
     def _to_all(self, item: Item) -> None:
         """Send `item` to every watcher; a heartbeat only to those not already further on

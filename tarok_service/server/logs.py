@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from google.protobuf import json_format
 from tarok_proto.tarok.v1 import events_pb2 as ev
@@ -13,9 +13,12 @@ from . import errors as e
 from . import events
 from .context import Context
 from .fanout import END, Feeds, Lagged, Watcher
+from .i18n import Labels
 from .table import FINISHED, TableState, fold
 from .tournaments.log import is_finished
 from .views import filter_event, table_view
+
+LabelsFor = Callable[[TableState, int | None, str], Labels | None]
 
 
 class Follower:
@@ -110,22 +113,29 @@ class WatcherSlots:
 
 
 async def watch(
-    ctx: Context, slots: WatcherSlots, request: svc.WatchTableRequest, feeds: Feeds
+    ctx: Context,
+    slots: WatcherSlots,
+    request: svc.WatchTableRequest,
+    feeds: Feeds,
+    labels: LabelsFor | None = None,
 ) -> AsyncIterator[svc.WatchTableResponse]:
     """A full view, the events after from_version, then new events live with heartbeats
-    (from the table's shared feed, see `fanout.py`)."""
+    (from the table's shared feed, see `fanout.py`); views are labelled by
+    `labels(table, seat, request.locale)` (else in English)."""
     claim = ctx.claim(request.token)
     if request.from_version < 0:
         raise e.invalid("from_version", "from_version must be >= 0")
     slots.acquire()
     try:
         table = await ctx.cache.load(claim.table_id)
+        words = labels(table, claim.seat, request.locale) if labels is not None else None
         follower, history = await _history(ctx, table, claim.seat, request.from_version)
-        yield svc.WatchTableResponse(view=table_view(table, claim.seat))
+        yield svc.WatchTableResponse(view=table_view(table, claim.seat, words, ctx.clock()))
         for event in history:
             yield svc.WatchTableResponse(event=event)
         if follower.table is not None:
-            async for item in _live(ctx, feeds, follower.table, claim.seat, request.with_views):
+            live = _live(ctx, feeds, follower.table, claim.seat, request.with_views, words)
+            async for item in live:
                 yield item
     finally:
         slots.release()
@@ -144,7 +154,12 @@ async def _history(
 
 
 async def _live(
-    ctx: Context, feeds: Feeds, table: TableState, seat: int | None, with_views: bool
+    ctx: Context,
+    feeds: Feeds,
+    table: TableState,
+    seat: int | None,
+    with_views: bool,
+    words: Labels | None = None,
 ) -> AsyncIterator[svc.WatchTableResponse]:
     """New events as they are appended (by any replica), heartbeats while idle.
 
@@ -153,7 +168,7 @@ async def _live(
     A stream that falls too far behind the feed catches up from the store and attaches again.
     """
     while table.status != FINISHED and not ctx.stopping:
-        watcher = Watcher(seat, with_views, table.version)
+        watcher = Watcher(seat, with_views, table.version, words)
         ahead = feeds.attach(table, watcher)
         try:
             if ahead > table.version:
@@ -162,7 +177,8 @@ async def _live(
                 for event in follower.feed(stored):
                     yield svc.WatchTableResponse(event=event)
                 if with_views and follower.table is not None:
-                    yield svc.WatchTableResponse(view=table_view(follower.table, seat))
+                    view = table_view(follower.table, seat, words, ctx.clock())
+                    yield svc.WatchTableResponse(view=view)
             while True:
                 item = await watcher.next()
                 if item is END:

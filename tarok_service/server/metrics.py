@@ -58,6 +58,7 @@ METRIC_NAMES = (
     "tarok_store_version_conflicts_total",
     "tarok_watch_streams_active",
     "tarok_tournament_tables_in_progress",
+    "tarok_translations_missing_total",
 )
 
 
@@ -98,6 +99,10 @@ class Metrics:
             ["variant", "contract"], registry=reg,
         )  # fmt: skip
         self.moves = Counter("tarok_moves", "Moves accepted", ["variant"], registry=reg)
+        self.translations_missing = Counter(
+            "tarok_translations_missing", "Labels shown in English for want of a translation",
+            ["locale", "kind"], registry=reg,
+        )  # fmt: skip
         self.moves_rejected = Counter(
             "tarok_moves_rejected", "SubmitMove calls refused, by reason code",
             ["reason"], registry=reg,
@@ -147,6 +152,9 @@ class Metrics:
                 self.hands_scored.labels(variant, contract).inc()
             elif isinstance(payload, ev.TableClosed):
                 self.tables_finished.labels(variant).inc()
+
+    def translation_missing(self, locale: str, kind: str) -> None:
+        self.translations_missing.labels(locale=locale, kind=kind).inc()
 
     def move_rejected(self, reason: str) -> None:
         self.moves_rejected.labels(reason).inc()

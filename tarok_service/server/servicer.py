@@ -13,6 +13,20 @@ from .app import TarokApp
 from .status import stream, unary
 
 Ctx = grpc.aio.ServicerContext[Any, Any]
+ACCEPT_LANGUAGE = "accept-language"
+
+
+def _localised(request: Any, context: Ctx) -> Any:
+    """The request with `locale` taken from the accept-language metadata when it names none."""
+    if request.locale:
+        return request
+    for key, value in context.invocation_metadata() or ():
+        if key == ACCEPT_LANGUAGE and isinstance(value, str) and value:
+            out = type(request)()
+            out.CopyFrom(request)
+            out.locale = value[:200]
+            return out
+    return request
 
 
 class TarokServicer(svc_grpc.TarokServiceServicer):
@@ -29,7 +43,7 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
     async def ListVariants(
         self, request: svc.ListVariantsRequest, context: Ctx
     ) -> svc.ListVariantsResponse:
-        return await self.app.list_variants(request)
+        return await self.app.list_variants(_localised(request, context))
 
     @unary
     async def CreateTable(
@@ -39,25 +53,25 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
 
     @unary
     async def JoinTable(self, request: svc.JoinTableRequest, context: Ctx) -> svc.JoinTableResponse:
-        return await self.app.join_table(request)
+        return await self.app.join_table(_localised(request, context))
 
     @unary
     async def GetTableView(
         self, request: svc.GetTableViewRequest, context: Ctx
     ) -> svc.GetTableViewResponse:
-        return await self.app.get_view(request)
+        return await self.app.get_view(_localised(request, context))
 
     @unary
     async def SubmitMove(
         self, request: svc.SubmitMoveRequest, context: Ctx
     ) -> svc.SubmitMoveResponse:
-        return await self.app.submit_move(request)
+        return await self.app.submit_move(_localised(request, context))
 
     @stream
     async def WatchTable(
         self, request: svc.WatchTableRequest, context: Ctx
     ) -> AsyncIterator[svc.WatchTableResponse]:
-        async for item in self.app.watch_table(request):
+        async for item in self.app.watch_table(_localised(request, context)):
             yield item
 
     @unary

@@ -15,6 +15,7 @@ from ..engine.moves import Move
 from ..engine.state import HandState
 from . import codec
 from .events import Payload, timestamp
+from .i18n import DEFAULT_LOCALE, Labels
 from .table import FINISHED, PLAYING, SEATING, TableState
 
 STATUS = {
@@ -25,8 +26,11 @@ STATUS = {
 _SPLIT = re.compile(r"[,+]")
 
 
-def table_view(table: TableState, seat: int | None) -> views_pb2.TableView:
-    """The table as `seat` (None: a spectator) sees it now."""
+def table_view(
+    table: TableState, seat: int | None, words: Labels | None = None, now: float | None = None
+) -> views_pb2.TableView:
+    """The table as `seat` (None: a spectator) sees it now, labelled in `words`' language
+    (else the rule set's English); `now` is the server's clock, shown beside the deadline."""
     match = table.match
     msg = views_pb2.TableView(
         table_id=table.table_id,
@@ -47,11 +51,15 @@ def table_view(table: TableState, seat: int | None) -> views_pb2.TableView:
         msg.seats.add(seat=i, name=name or "", taken=name is not None)
     if table.hand is not None:
         view = table.variant.view(table.hand, seat)
-        msg.hand.CopyFrom(codec.hand_view_msg(table.variant, table.deck, table.hand, view))
+        msg.hand.CopyFrom(codec.hand_view_msg(table.variant, table.deck, table.hand, view, words))
+    terms = words or Labels(DEFAULT_LOCALE, table.variant.id)
+    msg.locale = terms.locale
     if table.last_result is not None:
-        msg.last_result.CopyFrom(codec.result_msg(table.last_result))
+        msg.last_result.CopyFrom(codec.result_view_msg(table.last_result, terms))
     if table.deadline is not None:
         msg.deadline.CopyFrom(timestamp(table.deadline))
+        if now is not None:
+            msg.server_time.CopyFrom(timestamp(now))
     msg.deal_commitment = table.commitment
     msg.options.update({k: codec.option_text(v) for k, v in table.rules.options.items()})
     return msg

@@ -139,7 +139,7 @@ class TurnFinder:
             if seat in followed.seats and table.version > self.seen.get(table_id, 0):
                 assert seat is not None
                 self.seen[table_id] = table.version
-                out.append(_turn(followed, seat, table))
+                out.append(_turn(followed, seat, table, self.ctx.clock()))
         return out
 
     async def _load(self, table_id: str) -> TableState | None:
@@ -171,12 +171,12 @@ class TurnFinder:
         return state.version if state is not None else 0
 
 
-def _turn(followed: Followed, seat: int, table: TableState) -> ts.MyTurn:
+def _turn(followed: Followed, seat: int, table: TableState, now: float) -> ts.MyTurn:
     return ts.MyTurn(
         table_id=table.table_id,
         seat=seat,
         token=followed.seats[seat],
-        view=table_view(table, seat),
+        view=table_view(table, seat, now=now),
         tournament_id=followed.tournament_id,
         game=followed.game,
     )

@@ -22,17 +22,22 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from tarok_proto.tarok.v1 import labels_pb2 as tarok_dot_v1_dot_labels__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14tarok/v1/moves.proto\x12\x08tarok.v1\"C\n\tLegalMove\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\r\n\x05value\x18\x04 \x01(\t\"q\n\x08MoveSpec\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x12\n\x08\x63ontract\x18\x02 \x01(\tH\x00\x12\x0e\n\x04\x63\x61rd\x18\x03 \x01(\tH\x00\x12\x16\n\x0c\x61nnouncement\x18\x04 \x01(\tH\x00\x12\x0f\n\x05value\x18\x05 \x01(\tH\x00\x42\n\n\x08\x61rgumentb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x14tarok/v1/moves.proto\x12\x08tarok.v1\x1a\x15tarok/v1/labels.proto\"\xc6\x01\n\tLegalMove\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\r\n\x05value\x18\x04 \x01(\t\x12/\n\x06params\x18\x05 \x03(\x0b\x32\x1f.tarok.v1.LegalMove.ParamsEntry\x12!\n\tkind_term\x18\x06 \x01(\x0b\x32\x0e.tarok.v1.Term\x1a-\n\x0bParamsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"q\n\x08MoveSpec\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x12\n\x08\x63ontract\x18\x02 \x01(\tH\x00\x12\x0e\n\x04\x63\x61rd\x18\x03 \x01(\tH\x00\x12\x16\n\x0c\x61nnouncement\x18\x04 \x01(\tH\x00\x12\x0f\n\x05value\x18\x05 \x01(\tH\x00\x42\n\n\x08\x61rgumentb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tarok.v1.moves_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_LEGALMOVE']._serialized_start=34
-  _globals['_LEGALMOVE']._serialized_end=101
-  _globals['_MOVESPEC']._serialized_start=103
-  _globals['_MOVESPEC']._serialized_end=216
+  _globals['_LEGALMOVE_PARAMSENTRY']._loaded_options = None
+  _globals['_LEGALMOVE_PARAMSENTRY']._serialized_options = b'8\001'
+  _globals['_LEGALMOVE']._serialized_start=58
+  _globals['_LEGALMOVE']._serialized_end=256
+  _globals['_LEGALMOVE_PARAMSENTRY']._serialized_start=211
+  _globals['_LEGALMOVE_PARAMSENTRY']._serialized_end=256
+  _globals['_MOVESPEC']._serialized_start=258
+  _globals['_MOVESPEC']._serialized_end=371
 # @@protoc_insertion_point(module_scope)

@@ -3,8 +3,11 @@
 isort:skip_file
 """
 
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from tarok_proto.tarok.v1 import labels_pb2 as _labels_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -22,10 +25,32 @@ class LegalMove(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class ParamsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     ID_FIELD_NUMBER: _builtins.int
     LABEL_FIELD_NUMBER: _builtins.int
     KIND_FIELD_NUMBER: _builtins.int
     VALUE_FIELD_NUMBER: _builtins.int
+    PARAMS_FIELD_NUMBER: _builtins.int
+    KIND_TERM_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     """Stable move id, e.g. "bid:two", "play:T21", "pass"."""
     label: _builtins.str
@@ -34,6 +59,16 @@ class LegalMove(_message.Message):
     """Move kind: "bid", "play", "call", "discard", "announce", "pass", ..."""
     value: _builtins.str
     """The argument of the move (a contract id, a card code, ...), empty if none."""
+    @_builtins.property
+    def params(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The argument by name, e.g. {"contract": "beggar"}, {"card": "T21"},
+        {"bonus": "game", "kontra": "re", "level": "2"}.
+        """
+
+    @_builtins.property
+    def kind_term(self) -> _labels_pb2.Term:
+        """The move kind as a term (kind "move")."""
+
     def __init__(
         self,
         *,
@@ -41,10 +76,12 @@ class LegalMove(_message.Message):
         label: _builtins.str = ...,
         kind: _builtins.str = ...,
         value: _builtins.str = ...,
+        params: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        kind_term: _labels_pb2.Term | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["kind_term", b"kind_term"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "kind", b"kind", "label", b"label", "value", b"value"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "kind", b"kind", "kind_term", b"kind_term", "label", b"label", "params", b"params", "value", b"value"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -22,17 +22,22 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from tarok_proto.tarok.v1 import labels_pb2 as tarok_dot_v1_dot_labels__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16tarok/v1/results.proto\x12\x08tarok.v1\"8\n\tScoreLine\x12\x0c\n\x04item\x18\x01 \x01(\t\x12\x0e\n\x06points\x18\x02 \x01(\x03\x12\r\n\x05seats\x18\x03 \x03(\x05\"\x84\x02\n\nHandResult\x12\x10\n\x08\x63ontract\x18\x01 \x01(\t\x12\x15\n\x08\x64\x65\x63larer\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04team\x18\x03 \x03(\x05\x12\x10\n\x03won\x18\x04 \x01(\x08H\x01\x88\x01\x01\x12\x0e\n\x06scores\x18\x05 \x03(\x03\x12\x11\n\tpenalties\x18\x06 \x03(\x03\x12\x13\n\x0bside_points\x18\x07 \x03(\x03\x12\"\n\x05lines\x18\x08 \x03(\x0b\x32\x13.tarok.v1.ScoreLine\x12\x0f\n\x07radelci\x18\t \x01(\x08\x12\x0e\n\x06redeal\x18\n \x01(\x08\x12\x0b\n\x03pot\x18\x0b \x01(\x03\x12\x0e\n\x06totals\x18\x0c \x03(\x03\x42\x0b\n\t_declarerB\x06\n\x04_wonb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16tarok/v1/results.proto\x12\x08tarok.v1\x1a\x15tarok/v1/labels.proto\"\xb3\x01\n\tScoreLine\x12\x0c\n\x04item\x18\x01 \x01(\t\x12\x0e\n\x06points\x18\x02 \x01(\x03\x12\r\n\x05seats\x18\x03 \x03(\x05\x12\n\n\x02id\x18\x04 \x01(\t\x12/\n\x06params\x18\x05 \x03(\x0b\x32\x1f.tarok.v1.ScoreLine.ParamsEntry\x12\r\n\x05label\x18\x06 \x01(\t\x1a-\n\x0bParamsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xab\x02\n\nHandResult\x12\x10\n\x08\x63ontract\x18\x01 \x01(\t\x12\x15\n\x08\x64\x65\x63larer\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04team\x18\x03 \x03(\x05\x12\x10\n\x03won\x18\x04 \x01(\x08H\x01\x88\x01\x01\x12\x0e\n\x06scores\x18\x05 \x03(\x03\x12\x11\n\tpenalties\x18\x06 \x03(\x03\x12\x13\n\x0bside_points\x18\x07 \x03(\x03\x12\"\n\x05lines\x18\x08 \x03(\x0b\x32\x13.tarok.v1.ScoreLine\x12\x0f\n\x07radelci\x18\t \x01(\x08\x12\x0e\n\x06redeal\x18\n \x01(\x08\x12\x0b\n\x03pot\x18\x0b \x01(\x03\x12\x0e\n\x06totals\x18\x0c \x03(\x03\x12%\n\rcontract_term\x18\r \x01(\x0b\x32\x0e.tarok.v1.TermB\x0b\n\t_declarerB\x06\n\x04_wonb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tarok.v1.results_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SCORELINE']._serialized_start=36
-  _globals['_SCORELINE']._serialized_end=92
-  _globals['_HANDRESULT']._serialized_start=95
-  _globals['_HANDRESULT']._serialized_end=355
+  _globals['_SCORELINE_PARAMSENTRY']._loaded_options = None
+  _globals['_SCORELINE_PARAMSENTRY']._serialized_options = b'8\001'
+  _globals['_SCORELINE']._serialized_start=60
+  _globals['_SCORELINE']._serialized_end=239
+  _globals['_SCORELINE_PARAMSENTRY']._serialized_start=194
+  _globals['_SCORELINE_PARAMSENTRY']._serialized_end=239
+  _globals['_HANDRESULT']._serialized_start=242
+  _globals['_HANDRESULT']._serialized_end=541
 # @@protoc_insertion_point(module_scope)

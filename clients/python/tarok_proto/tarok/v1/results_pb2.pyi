@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from tarok_proto.tarok.v1 import labels_pb2 as _labels_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -24,23 +25,59 @@ class ScoreLine(_message.Message):
 
     DESCRIPTOR: _descriptor.Descriptor
 
+    @_typing.final
+    class ParamsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     ITEM_FIELD_NUMBER: _builtins.int
     POINTS_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
+    ID_FIELD_NUMBER: _builtins.int
+    PARAMS_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
     item: _builtins.str
     points: _builtins.int
+    id: _builtins.str
+    """Stable id of the item (vocabulary "line"), e.g. "pagat_ultimo", "difference", "beggar"."""
+    label: _builtins.str
+    """The item rendered in the viewer's language."""
     @_builtins.property
     def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def params(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """How the item was reached: {"mode": "silent"|"announced", "team": "opponents",
+        "outcome": "won"|"lost"|"made", "kontra": ..., "multiplier": ..., "count": ...}.
+        """
+
     def __init__(
         self,
         *,
         item: _builtins.str = ...,
         points: _builtins.int = ...,
         seats: _abc.Iterable[_builtins.int] | None = ...,
+        id: _builtins.str = ...,
+        params: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        label: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["item", b"item", "points", b"points", "seats", b"seats"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "item", b"item", "label", b"label", "params", b"params", "points", b"points", "seats", b"seats"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -64,6 +101,7 @@ class HandResult(_message.Message):
     REDEAL_FIELD_NUMBER: _builtins.int
     POT_FIELD_NUMBER: _builtins.int
     TOTALS_FIELD_NUMBER: _builtins.int
+    CONTRACT_TERM_FIELD_NUMBER: _builtins.int
     contract: _builtins.str
     declarer: _builtins.int
     won: _builtins.bool
@@ -96,6 +134,10 @@ class HandResult(_message.Message):
     def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """scores + penalties per seat."""
 
+    @_builtins.property
+    def contract_term(self) -> _labels_pb2.Term:
+        """The contract as a term (kind "contract")."""
+
     def __init__(
         self,
         *,
@@ -111,10 +153,11 @@ class HandResult(_message.Message):
         redeal: _builtins.bool = ...,
         pot: _builtins.int = ...,
         totals: _abc.Iterable[_builtins.int] | None = ...,
+        contract_term: _labels_pb2.Term | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_won", b"_won", "declarer", b"declarer", "won", b"won"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_won", b"_won", "contract_term", b"contract_term", "declarer", b"declarer", "won", b"won"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_won", b"_won", "contract", b"contract", "declarer", b"declarer", "lines", b"lines", "penalties", b"penalties", "pot", b"pot", "radelci", b"radelci", "redeal", b"redeal", "scores", b"scores", "side_points", b"side_points", "team", b"team", "totals", b"totals", "won", b"won"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_won", b"_won", "contract", b"contract", "contract_term", b"contract_term", "declarer", b"declarer", "lines", b"lines", "penalties", b"penalties", "pot", b"pot", "radelci", b"radelci", "redeal", b"redeal", "scores", b"scores", "side_points", b"side_points", "team", b"team", "totals", b"totals", "won", b"won"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015

@@ -90,12 +90,19 @@ Global___PingResponse: _TypeAlias = PingResponse  # noqa: Y015
 class ListVariantsRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    LOCALE_FIELD_NUMBER: _builtins.int
+    locale: _builtins.str
+    """The language for labels: a locale ("sl", "de-AT") or an Accept-Language list; empty:
+    the `accept-language` metadata, else the seat's last choice, else English.
+    """
     def __init__(
         self,
+        *,
+        locale: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["locale", b"locale"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -212,6 +219,7 @@ class JoinTableRequest(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     SPECTATOR_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    LOCALE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     seat: _builtins.int
     """The seat to take; unset takes the first free seat."""
@@ -220,6 +228,10 @@ class JoinTableRequest(_message.Message):
     """Watch as a spectator instead of taking a seat (public information only)."""
     request_id: _builtins.str
     """Idempotency key: a repeated request id returns the first answer."""
+    locale: _builtins.str
+    """The language for labels: a locale ("sl", "de-AT") or an Accept-Language list; empty:
+    the `accept-language` metadata, else the seat's last choice, else English.
+    """
     def __init__(
         self,
         *,
@@ -228,10 +240,11 @@ class JoinTableRequest(_message.Message):
         name: _builtins.str = ...,
         spectator: _builtins.bool = ...,
         request_id: _builtins.str = ...,
+        locale: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "name", b"name", "request_id", b"request_id", "seat", b"seat", "spectator", b"spectator", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "locale", b"locale", "name", b"name", "request_id", b"request_id", "seat", b"seat", "spectator", b"spectator", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -280,15 +293,21 @@ class GetTableViewRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     TOKEN_FIELD_NUMBER: _builtins.int
+    LOCALE_FIELD_NUMBER: _builtins.int
     token: _builtins.str
+    locale: _builtins.str
+    """The language for labels: a locale ("sl", "de-AT") or an Accept-Language list; empty:
+    the `accept-language` metadata, else the seat's last choice, else English.
+    """
     def __init__(
         self,
         *,
         token: _builtins.str = ...,
+        locale: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["locale", b"locale", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -323,6 +342,7 @@ class SubmitMoveRequest(_message.Message):
     SPEC_FIELD_NUMBER: _builtins.int
     EXPECTED_VERSION_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    LOCALE_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     move_id: _builtins.str
     """A legal move id from the view, e.g. "play:T21"."""
@@ -330,6 +350,10 @@ class SubmitMoveRequest(_message.Message):
     """When set, the move is made only if the table is still at this version (else ABORTED)."""
     request_id: _builtins.str
     """Idempotency key: a repeated request id returns the first answer and writes nothing."""
+    locale: _builtins.str
+    """The language for labels: a locale ("sl", "de-AT") or an Accept-Language list; empty:
+    the `accept-language` metadata, else the seat's last choice, else English.
+    """
     @_builtins.property
     def spec(self) -> _moves_pb2.MoveSpec:
         """The move given structurally."""
@@ -342,10 +366,11 @@ class SubmitMoveRequest(_message.Message):
         spec: _moves_pb2.MoveSpec | None = ...,
         expected_version: _builtins.int | None = ...,
         request_id: _builtins.str = ...,
+        locale: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version", "expected_version", b"expected_version", "move", b"move", "move_id", b"move_id", "spec", b"spec"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version", "expected_version", b"expected_version", "move", b"move", "move_id", b"move_id", "request_id", b"request_id", "spec", b"spec", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version", "expected_version", b"expected_version", "locale", b"locale", "move", b"move", "move_id", b"move_id", "request_id", b"request_id", "spec", b"spec", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__expected_version: _TypeAlias = _typing.Literal["expected_version"]  # noqa: Y015
     _WhichOneofArgType__expected_version: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version"]  # noqa: Y015
@@ -407,21 +432,27 @@ class WatchTableRequest(_message.Message):
     TOKEN_FIELD_NUMBER: _builtins.int
     FROM_VERSION_FIELD_NUMBER: _builtins.int
     WITH_VIEWS_FIELD_NUMBER: _builtins.int
+    LOCALE_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     from_version: _builtins.int
     """Send events after this version (0: the whole log as the viewer may see it)."""
     with_views: _builtins.bool
     """Also send a fresh view after each batch of new events."""
+    locale: _builtins.str
+    """The language for labels: a locale ("sl", "de-AT") or an Accept-Language list; empty:
+    the `accept-language` metadata, else the seat's last choice, else English.
+    """
     def __init__(
         self,
         *,
         token: _builtins.str = ...,
         from_version: _builtins.int = ...,
         with_views: _builtins.bool = ...,
+        locale: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_version", b"from_version", "token", b"token", "with_views", b"with_views"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_version", b"from_version", "locale", b"locale", "token", b"token", "with_views", b"with_views"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

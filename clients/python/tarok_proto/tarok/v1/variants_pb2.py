@@ -23,23 +23,24 @@ _sym_db = _symbol_database.Default()
 
 
 from tarok_proto.tarok.v1 import cards_pb2 as tarok_dot_v1_dot_cards__pb2
+from tarok_proto.tarok.v1 import labels_pb2 as tarok_dot_v1_dot_labels__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17tarok/v1/variants.proto\x12\x08tarok.v1\x1a\x14tarok/v1/cards.proto\"O\n\nOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x15\n\rdefault_value\x18\x02 \x01(\t\x12\x0b\n\x03\x64oc\x18\x03 \x01(\t\x12\x0f\n\x07\x61llowed\x18\x04 \x03(\t\"7\n\x0c\x43ontractInfo\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05value\x18\x03 \x01(\x05\"H\n\tBonusInfo\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06silent\x18\x03 \x01(\x05\x12\x11\n\tannounced\x18\x04 \x01(\x05\"\x92\x01\n\x10PlayerCountRules\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12)\n\tcontracts\x18\x02 \x03(\x0b\x32\x16.tarok.v1.ContractInfo\x12$\n\x07\x62onuses\x18\x03 \x03(\x0b\x32\x13.tarok.v1.BonusInfo\x12\x1c\n\x04\x64\x65\x63k\x18\x04 \x03(\x0b\x32\x0e.tarok.v1.Card\"\xa7\x01\n\x0bVariantInfo\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x15\n\rplayer_counts\x18\x03 \x03(\x05\x12%\n\x07options\x18\x04 \x03(\x0b\x32\x14.tarok.v1.OptionInfo\x12)\n\x05rules\x18\x05 \x03(\x0b\x32\x1a.tarok.v1.PlayerCountRules\x12\x15\n\rrules_version\x18\x06 \x01(\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17tarok/v1/variants.proto\x12\x08tarok.v1\x1a\x14tarok/v1/cards.proto\x1a\x15tarok/v1/labels.proto\"O\n\nOptionInfo\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x15\n\rdefault_value\x18\x02 \x01(\t\x12\x0b\n\x03\x64oc\x18\x03 \x01(\t\x12\x0f\n\x07\x61llowed\x18\x04 \x03(\t\"7\n\x0c\x43ontractInfo\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\r\n\x05value\x18\x03 \x01(\x05\"H\n\tBonusInfo\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0e\n\x06silent\x18\x03 \x01(\x05\x12\x11\n\tannounced\x18\x04 \x01(\x05\"\x92\x01\n\x10PlayerCountRules\x12\x0f\n\x07players\x18\x01 \x01(\x05\x12)\n\tcontracts\x18\x02 \x03(\x0b\x32\x16.tarok.v1.ContractInfo\x12$\n\x07\x62onuses\x18\x03 \x03(\x0b\x32\x13.tarok.v1.BonusInfo\x12\x1c\n\x04\x64\x65\x63k\x18\x04 \x03(\x0b\x32\x0e.tarok.v1.Card\"\xe3\x01\n\x0bVariantInfo\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x15\n\rplayer_counts\x18\x03 \x03(\x05\x12%\n\x07options\x18\x04 \x03(\x0b\x32\x14.tarok.v1.OptionInfo\x12)\n\x05rules\x18\x05 \x03(\x0b\x32\x1a.tarok.v1.PlayerCountRules\x12\x15\n\rrules_version\x18\x06 \x01(\x05\x12*\n\x0cvocabularies\x18\x07 \x03(\x0b\x32\x14.tarok.v1.Vocabulary\x12\x0e\n\x06locale\x18\x08 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'tarok.v1.variants_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_OPTIONINFO']._serialized_start=59
-  _globals['_OPTIONINFO']._serialized_end=138
-  _globals['_CONTRACTINFO']._serialized_start=140
-  _globals['_CONTRACTINFO']._serialized_end=195
-  _globals['_BONUSINFO']._serialized_start=197
-  _globals['_BONUSINFO']._serialized_end=269
-  _globals['_PLAYERCOUNTRULES']._serialized_start=272
-  _globals['_PLAYERCOUNTRULES']._serialized_end=418
-  _globals['_VARIANTINFO']._serialized_start=421
-  _globals['_VARIANTINFO']._serialized_end=588
+  _globals['_OPTIONINFO']._serialized_start=82
+  _globals['_OPTIONINFO']._serialized_end=161
+  _globals['_CONTRACTINFO']._serialized_start=163
+  _globals['_CONTRACTINFO']._serialized_end=218
+  _globals['_BONUSINFO']._serialized_start=220
+  _globals['_BONUSINFO']._serialized_end=292
+  _globals['_PLAYERCOUNTRULES']._serialized_start=295
+  _globals['_PLAYERCOUNTRULES']._serialized_end=441
+  _globals['_VARIANTINFO']._serialized_start=444
+  _globals['_VARIANTINFO']._serialized_end=671
 # @@protoc_insertion_point(module_scope)

@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from tarok_proto.tarok.v1 import cards_pb2 as _cards_pb2
+from tarok_proto.tarok.v1 import labels_pb2 as _labels_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
@@ -156,15 +157,25 @@ class VariantInfo(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     RULES_FIELD_NUMBER: _builtins.int
     RULES_VERSION_FIELD_NUMBER: _builtins.int
+    VOCABULARIES_FIELD_NUMBER: _builtins.int
+    LOCALE_FIELD_NUMBER: _builtins.int
     id: _builtins.str
     name: _builtins.str
     rules_version: _builtins.int
+    locale: _builtins.str
+    """The locale the names and labels are rendered in."""
     @_builtins.property
     def player_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
     def options(self) -> _containers.RepeatedCompositeFieldContainer[Global___OptionInfo]: ...
     @_builtins.property
     def rules(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlayerCountRules]: ...
+    @_builtins.property
+    def vocabularies(self) -> _containers.RepeatedCompositeFieldContainer[_labels_pb2.Vocabulary]:
+        """Every vocabulary of the rule set (phases, moves, facts, contracts, bonuses, kontra levels,
+        score lines, ...) with labels in `locale`.
+        """
+
     def __init__(
         self,
         *,
@@ -174,10 +185,12 @@ class VariantInfo(_message.Message):
         options: _abc.Iterable[Global___OptionInfo] | None = ...,
         rules: _abc.Iterable[Global___PlayerCountRules] | None = ...,
         rules_version: _builtins.int = ...,
+        vocabularies: _abc.Iterable[_labels_pb2.Vocabulary] | None = ...,
+        locale: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "name", b"name", "options", b"options", "player_counts", b"player_counts", "rules", b"rules", "rules_version", b"rules_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id", "locale", b"locale", "name", b"name", "options", b"options", "player_counts", b"player_counts", "rules", b"rules", "rules_version", b"rules_version", "vocabularies", b"vocabularies"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -10,6 +10,7 @@ from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from tarok_proto.tarok.v1 import cards_pb2 as _cards_pb2
+from tarok_proto.tarok.v1 import labels_pb2 as _labels_pb2
 from tarok_proto.tarok.v1 import moves_pb2 as _moves_pb2
 from tarok_proto.tarok.v1 import results_pb2 as _results_pb2
 import builtins as _builtins
@@ -82,7 +83,10 @@ class Trick(_message.Message):
 
     PLAYS_FIELD_NUMBER: _builtins.int
     WINNER_FIELD_NUMBER: _builtins.int
+    LEADER_FIELD_NUMBER: _builtins.int
     winner: _builtins.int
+    leader: _builtins.int
+    """The seat that led the trick."""
     @_builtins.property
     def plays(self) -> _containers.RepeatedCompositeFieldContainer[Global___Play]: ...
     def __init__(
@@ -90,10 +94,11 @@ class Trick(_message.Message):
         *,
         plays: _abc.Iterable[Global___Play] | None = ...,
         winner: _builtins.int = ...,
+        leader: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["plays", b"plays", "winner", b"winner"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["leader", b"leader", "plays", b"plays", "winner", b"winner"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -108,20 +113,26 @@ class PublicCards(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     CARDS_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
+    GROUP_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     seat: _builtins.int
     @_builtins.property
     def cards(self) -> _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]: ...
+    @_builtins.property
+    def group(self) -> _labels_pb2.Term:
+        """The group as a term: kind "group", id e.g. "talon", "discards", with its label."""
+
     def __init__(
         self,
         *,
         name: _builtins.str = ...,
         cards: _abc.Iterable[_cards_pb2.Card] | None = ...,
         seat: _builtins.int | None = ...,
+        group: _labels_pb2.Term | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "group", b"group", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "cards", b"cards", "name", b"name", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "cards", b"cards", "group", b"group", "name", b"name", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -139,10 +150,25 @@ class Fact(_message.Message):
     KIND_FIELD_NUMBER: _builtins.int
     VALUE_FIELD_NUMBER: _builtins.int
     LEVEL_FIELD_NUMBER: _builtins.int
+    KIND_TERM_FIELD_NUMBER: _builtins.int
+    VALUE_TERM_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     kind: _builtins.str
     value: _builtins.str
     level: _builtins.int
+    label: _builtins.str
+    """The whole fact rendered in the viewer's language, e.g. "Licitacija: berač"."""
+    @_builtins.property
+    def kind_term(self) -> _labels_pb2.Term:
+        """The fact kind as a term (kind "fact")."""
+
+    @_builtins.property
+    def value_term(self) -> _labels_pb2.Term:
+        """The value as a term of its vocabulary ("contract", "bonus", "card", ...), with
+        parameters such as {"level": "2", "kontra": "re"}.
+        """
+
     def __init__(
         self,
         *,
@@ -150,10 +176,13 @@ class Fact(_message.Message):
         kind: _builtins.str = ...,
         value: _builtins.str = ...,
         level: _builtins.int = ...,
+        kind_term: _labels_pb2.Term | None = ...,
+        value_term: _labels_pb2.Term | None = ...,
+        label: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "seat", b"seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "kind_term", b"kind_term", "seat", b"seat", "value_term", b"value_term"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "kind", b"kind", "level", b"level", "seat", b"seat", "value", b"value"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "kind", b"kind", "kind_term", b"kind_term", "label", b"label", "level", b"level", "seat", b"seat", "value", b"value", "value_term", b"value_term"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
@@ -184,6 +213,9 @@ class HandView(_message.Message):
     LEGAL_MOVES_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
     TRICKS_FIELD_NUMBER: _builtins.int
+    PHASE_TERM_FIELD_NUMBER: _builtins.int
+    CONTRACT_TERM_FIELD_NUMBER: _builtins.int
+    CALLED_TERM_FIELD_NUMBER: _builtins.int
     phase: _builtins.str
     turn: _builtins.int
     """The seat to move; unset when the hand is over."""
@@ -222,6 +254,18 @@ class HandView(_message.Message):
     def tricks(self) -> _containers.RepeatedCompositeFieldContainer[Global___Trick]:
         """Every completed trick of the hand, in order (public)."""
 
+    @_builtins.property
+    def phase_term(self) -> _labels_pb2.Term:
+        """The phase as a term (kind "phase")."""
+
+    @_builtins.property
+    def contract_term(self) -> _labels_pb2.Term:
+        """The contract as a term (kind "contract"); unset before one is known."""
+
+    @_builtins.property
+    def called_term(self) -> _labels_pb2.Term:
+        """The called card as a term (kind "card"); unset until it is known."""
+
     def __init__(
         self,
         *,
@@ -242,10 +286,13 @@ class HandView(_message.Message):
         legal_moves: _abc.Iterable[_moves_pb2.LegalMove] | None = ...,
         result: _results_pb2.HandResult | None = ...,
         tricks: _abc.Iterable[Global___Trick] | None = ...,
+        phase_term: _labels_pb2.Term | None = ...,
+        contract_term: _labels_pb2.Term | None = ...,
+        called_term: _labels_pb2.Term | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_turn", b"_turn", "declarer", b"declarer", "result", b"result", "turn", b"turn"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_turn", b"_turn", "called_term", b"called_term", "contract_term", b"contract_term", "declarer", b"declarer", "phase_term", b"phase_term", "result", b"result", "turn", b"turn"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_turn", b"_turn", "called", b"called", "cards", b"cards", "contract", b"contract", "dealer", b"dealer", "declarer", b"declarer", "facts", b"facts", "hand_sizes", b"hand_sizes", "last_trick", b"last_trick", "legal_moves", b"legal_moves", "partners", b"partners", "phase", b"phase", "public_cards", b"public_cards", "result", b"result", "trick", b"trick", "tricks", b"tricks", "tricks_won", b"tricks_won", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_turn", b"_turn", "called", b"called", "called_term", b"called_term", "cards", b"cards", "contract", b"contract", "contract_term", b"contract_term", "dealer", b"dealer", "declarer", b"declarer", "facts", b"facts", "hand_sizes", b"hand_sizes", "last_trick", b"last_trick", "legal_moves", b"legal_moves", "partners", b"partners", "phase", b"phase", "phase_term", b"phase_term", "public_cards", b"public_cards", "result", b"result", "trick", b"trick", "tricks", b"tricks", "tricks_won", b"tricks_won", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
@@ -329,6 +376,8 @@ class TableView(_message.Message):
     DEADLINE_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
     DEAL_COMMITMENT_FIELD_NUMBER: _builtins.int
+    SERVER_TIME_FIELD_NUMBER: _builtins.int
+    LOCALE_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     version: _builtins.int
     """Number of the last event in the table's log."""
@@ -346,6 +395,8 @@ class TableView(_message.Message):
     pot: _builtins.int
     deal_commitment: _builtins.bytes
     """The commitment of the current deal (HandDealt.commitment); empty before the first deal."""
+    locale: _builtins.str
+    """The locale the labels are rendered in ("en", "sl", "cs", "de", "it")."""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatInfo]: ...
     @_builtins.property
@@ -368,6 +419,12 @@ class TableView(_message.Message):
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """The table's options, every one resolved to a value (as in TableCreated)."""
 
+    @_builtins.property
+    def server_time(self) -> _timestamp_pb2.Timestamp:
+        """The server's clock when the view was built, set beside `deadline` (a client compares the
+        two instead of trusting its own clock).
+        """
+
     def __init__(
         self,
         *,
@@ -389,10 +446,12 @@ class TableView(_message.Message):
         deadline: _timestamp_pb2.Timestamp | None = ...,
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         deal_commitment: _builtins.bytes = ...,
+        server_time: _timestamp_pb2.Timestamp | None = ...,
+        locale: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "hand", b"hand", "last_result", b"last_result", "seat", b"seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "hand", b"hand", "last_result", b"last_result", "seat", b"seat", "server_time", b"server_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_commitment", b"deal_commitment", "deal_number", b"deal_number", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_commitment", b"deal_commitment", "deal_number", b"deal_number", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "locale", b"locale", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "seat", b"seat", "seats", b"seats", "server_time", b"server_time", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
