@@ -52,6 +52,8 @@ class TarokServiceStub:
     """A full view, then every event the viewer may see, live, with heartbeats."""
     GetTableLog: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableLogRequest, _tarok_service_pb2.GetTableLogResponse]
     """The table's log: filtered for the viewer during play, complete once finished."""
+    ListTables: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]
+    """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
 
 @_typing.type_check_only
 class TarokServiceAsyncStub(TarokServiceStub):
@@ -77,6 +79,8 @@ class TarokServiceAsyncStub(TarokServiceStub):
     """A full view, then every event the viewer may see, live, with heartbeats."""
     GetTableLog: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableLogRequest, _tarok_service_pb2.GetTableLogResponse]  # type: ignore[assignment]
     """The table's log: filtered for the viewer during play, complete once finished."""
+    ListTables: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]  # type: ignore[assignment]
+    """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
 
 class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
     """The tarok game server: rules-authoritative tables played over gRPC.
@@ -147,5 +151,13 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.GetTableLogResponse, _abc.Awaitable[_tarok_service_pb2.GetTableLogResponse]]:
         """The table's log: filtered for the viewer during play, complete once finished."""
+
+    @_abc_1.abstractmethod
+    def ListTables(
+        self,
+        request: _tarok_service_pb2.ListTablesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.ListTablesResponse, _abc.Awaitable[_tarok_service_pb2.ListTablesResponse]]:
+        """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
 
 def add_TarokServiceServicer_to_server(servicer: TarokServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
