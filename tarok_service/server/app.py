@@ -14,7 +14,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from ..engine.options import OptionError
 from ..engine.variant import Variant, all_variants, find_variant
 from ..store import DuplicateRequest, EventStore, VersionConflict
-from . import codec, commands, events, lobby, logs, moves, tables
+from . import codec, commands, drive, events, lobby, logs, moves, tables
 from . import errors as e
 from .config import ServerConfig
 from .context import Context, request_id
@@ -66,6 +66,8 @@ class TarokApp:
         batch = tables.creation_batch(table_id, created, request, now, self.ctx.shuffle)
         if not created.private:
             await lobby.list_table(self.ctx, table_id, variant.id, created.players)
+        if drive.needs_driving(created, len(request.bots)):
+            await drive.record_driven(self.ctx, table_id, variant.id, created.players)
         try:
             version = await self.ctx.store.append(
                 table_id, 0, events.encode(batch.payloads, rid), now
