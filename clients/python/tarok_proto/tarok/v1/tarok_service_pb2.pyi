@@ -794,3 +794,97 @@ class ListTablesResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListTablesResponse: _TypeAlias = ListTablesResponse  # noqa: Y015
+
+@_typing.final
+class LeaveTableRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LeaveTableRequest: _TypeAlias = LeaveTableRequest  # noqa: Y015
+
+@_typing.final
+class LeaveTableResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LeaveTableResponse: _TypeAlias = LeaveTableResponse  # noqa: Y015
+
+@_typing.final
+class RejoinTableRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    name: _builtins.str
+    """The name to sit down with (default: the seat's name, or "Player N" for a free seat)."""
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RejoinTableRequest: _TypeAlias = RejoinTableRequest  # noqa: Y015
+
+@_typing.final
+class RejoinTableResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    VERSION_FIELD_NUMBER: _builtins.int
+    EXPIRES_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    """The seat's new token (the one passed in no longer works)."""
+    seat: _builtins.int
+    table_id: _builtins.str
+    version: _builtins.int
+    @_builtins.property
+    def expires(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        table_id: _builtins.str = ...,
+        version: _builtins.int = ...,
+        expires: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["expires", b"expires"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["expires", b"expires", "seat", b"seat", "table_id", b"table_id", "token", b"token", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RejoinTableResponse: _TypeAlias = RejoinTableResponse  # noqa: Y015

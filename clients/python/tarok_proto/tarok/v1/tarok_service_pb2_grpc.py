@@ -82,6 +82,16 @@ class TarokServiceStub:
                 request_serializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.SerializeToString,
                 response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.FromString,
                 _registered_method=True)
+        self.LeaveTable = channel.unary_unary(
+                '/tarok.v1.TarokService/LeaveTable',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableResponse.FromString,
+                _registered_method=True)
+        self.RejoinTable = channel.unary_unary(
+                '/tarok.v1.TarokService/RejoinTable',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.FromString,
+                _registered_method=True)
 
 
 class TarokServiceServicer:
@@ -153,6 +163,21 @@ class TarokServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def LeaveTable(self, request, context):
+        """Give up a seat before play starts: the seat is freed, and the token can take it back.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RejoinTable(self, request, context):
+        """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+        took it on a timeout): a fresh token; the old one stops working.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TarokServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -200,6 +225,16 @@ def add_TarokServiceServicer_to_server(servicer, server):
                     servicer.ListTables,
                     request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.FromString,
                     response_serializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.SerializeToString,
+            ),
+            'LeaveTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveTable,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableResponse.SerializeToString,
+            ),
+            'RejoinTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.RejoinTable,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -448,6 +483,60 @@ class TarokService:
             '/tarok.v1.TarokService/ListTables',
             tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.SerializeToString,
             tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/LeaveTable',
+            tarok_dot_v1_dot_tarok__service__pb2.LeaveTableRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.LeaveTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RejoinTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/RejoinTable',
+            tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.FromString,
             options,
             channel_credentials,
             insecure,

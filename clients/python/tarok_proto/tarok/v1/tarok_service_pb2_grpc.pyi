@@ -54,6 +54,12 @@ class TarokServiceStub:
     """The table's log: filtered for the viewer during play, complete once finished."""
     ListTables: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]
     """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
+    LeaveTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.LeaveTableRequest, _tarok_service_pb2.LeaveTableResponse]
+    """Give up a seat before play starts: the seat is freed, and the token can take it back."""
+    RejoinTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.RejoinTableRequest, _tarok_service_pb2.RejoinTableResponse]
+    """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+    took it on a timeout): a fresh token; the old one stops working.
+    """
 
 @_typing.type_check_only
 class TarokServiceAsyncStub(TarokServiceStub):
@@ -81,6 +87,12 @@ class TarokServiceAsyncStub(TarokServiceStub):
     """The table's log: filtered for the viewer during play, complete once finished."""
     ListTables: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]  # type: ignore[assignment]
     """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
+    LeaveTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.LeaveTableRequest, _tarok_service_pb2.LeaveTableResponse]  # type: ignore[assignment]
+    """Give up a seat before play starts: the seat is freed, and the token can take it back."""
+    RejoinTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.RejoinTableRequest, _tarok_service_pb2.RejoinTableResponse]  # type: ignore[assignment]
+    """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+    took it on a timeout): a fresh token; the old one stops working.
+    """
 
 class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
     """The tarok game server: rules-authoritative tables played over gRPC.
@@ -159,5 +171,23 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.ListTablesResponse, _abc.Awaitable[_tarok_service_pb2.ListTablesResponse]]:
         """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
+
+    @_abc_1.abstractmethod
+    def LeaveTable(
+        self,
+        request: _tarok_service_pb2.LeaveTableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.LeaveTableResponse, _abc.Awaitable[_tarok_service_pb2.LeaveTableResponse]]:
+        """Give up a seat before play starts: the seat is freed, and the token can take it back."""
+
+    @_abc_1.abstractmethod
+    def RejoinTable(
+        self,
+        request: _tarok_service_pb2.RejoinTableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.RejoinTableResponse, _abc.Awaitable[_tarok_service_pb2.RejoinTableResponse]]:
+        """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+        took it on a timeout): a fresh token; the old one stops working.
+        """
 
 def add_TarokServiceServicer_to_server(servicer: TarokServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
