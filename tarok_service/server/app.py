@@ -14,7 +14,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from ..engine.options import OptionError
 from ..engine.variant import Variant, all_variants, find_variant
 from ..store import DuplicateRequest, EventStore, VersionConflict
-from . import codec, commands, drive, events, lobby, logs, moves, seats, tables
+from . import codec, commands, drive, events, lobby, logs, moves, rematch, seats, tables
 from . import errors as e
 from .config import ServerConfig
 from .context import Context, request_id
@@ -86,6 +86,18 @@ class TarokApp:
     async def leave_table(self, request: svc.LeaveTableRequest) -> svc.LeaveTableResponse:
         return await seats.leave(self.ctx, request)
 
+    async def rematch(self, request: svc.RematchRequest) -> svc.RematchResponse:
+        table_id, seat, name, rid = await rematch.rematch(self.ctx, request)
+        join = svc.JoinTableRequest(table_id=table_id, seat=seat, name=name, request_id=rid)
+        joined = await self.join_table(join)
+        return svc.RematchResponse(
+            token=joined.token,
+            seat=seat,
+            table_id=table_id,
+            version=joined.version,
+            expires=joined.expires,
+        )
+
     async def rejoin_table(self, request: svc.RejoinTableRequest) -> svc.RejoinTableResponse:
         table, seat = await seats.rejoin(self.ctx, request)
         joined = self._joined(table, seat)
@@ -108,6 +120,7 @@ class TarokApp:
         table = await self.ctx.cache.load(request.table_id)
         if request.spectator:
             return self._joined(table, None)
+        await lobby.check_open(self.ctx, table)
         for _ in range(self.ctx.config.move_retries):
             seat = await self._pick_seat(table, request, rid)
             if isinstance(seat, svc.JoinTableResponse):

@@ -12,7 +12,7 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ..store import VersionConflict
-from . import commands, events
+from . import commands, events, lobby
 from . import errors as e
 from .commands import Batch
 from .context import Context
@@ -77,6 +77,7 @@ async def rejoin(ctx: Context, request: svc.RejoinTableRequest) -> tuple[TableSt
             raise e.precondition(e.TABLE_FINISHED, "the table has finished")
         held = table.seats[seat]
         if held is None:
+            await lobby.check_open(ctx, table)
             batch = commands.seat_player(table, seat, name or f"Player {seat + 1}", ctx.shuffle)
             commands.stamp_deadline(batch, ctx.clock())
         else:

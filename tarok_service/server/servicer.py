@@ -83,3 +83,7 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
         self, request: svc.RejoinTableRequest, context: Ctx
     ) -> svc.RejoinTableResponse:
         return await self.app.rejoin_table(request)
+
+    @unary
+    async def Rematch(self, request: svc.RematchRequest, context: Ctx) -> svc.RematchResponse:
+        return await self.app.rematch(request)

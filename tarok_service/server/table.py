@@ -51,6 +51,7 @@ class TableState:
     bots: tuple[str, ...] = ()  # the built-in bot playing each seat ("" for a person)
     bot_on_timeout: bool = False  # a seat that times out is handed to a bot
     generations: tuple[int, ...] = ()  # times each seat was taken (tokens carry it)
+    rematch_of: str = ""  # the finished table this one is a rematch of
 
     @property
     def players(self) -> int:
@@ -87,6 +88,7 @@ class TableState:
             self.bots,
             self.bot_on_timeout,
             self.generations,
+            self.rematch_of,
         )
 
 
@@ -112,6 +114,7 @@ def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState
         bots=("",) * payload.players,
         bot_on_timeout=payload.bot_on_timeout,
         generations=(0,) * payload.players,
+        rematch_of=payload.rematch_of,
     )
 
 

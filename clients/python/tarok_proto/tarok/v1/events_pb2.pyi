@@ -61,6 +61,7 @@ class TableCreated(_message.Message):
     DISPLAY_NAME_FIELD_NUMBER: _builtins.int
     PRIVATE_FIELD_NUMBER: _builtins.int
     BOT_ON_TIMEOUT_FIELD_NUMBER: _builtins.int
+    REMATCH_OF_FIELD_NUMBER: _builtins.int
     variant: _builtins.str
     players: _builtins.int
     hands: _builtins.int
@@ -77,6 +78,8 @@ class TableCreated(_message.Message):
     """Not listed in the lobby."""
     bot_on_timeout: _builtins.bool
     """On a timeout a built-in bot takes the seat (else the default move is played)."""
+    rematch_of: _builtins.str
+    """The finished table this one is a rematch of."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Every option resolved to a value (booleans as "true"/"false")."""
@@ -105,10 +108,11 @@ class TableCreated(_message.Message):
         display_name: _builtins.str = ...,
         private: _builtins.bool = ...,
         bot_on_timeout: _builtins.bool = ...,
+        rematch_of: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_per_move", b"time_per_move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_on_timeout", b"bot_on_timeout", "deals", b"deals", "display_name", b"display_name", "first_dealer", b"first_dealer", "hands", b"hands", "options", b"options", "players", b"players", "preset", b"preset", "private", b"private", "rules_version", b"rules_version", "time_per_move", b"time_per_move", "tournament_id", b"tournament_id", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_on_timeout", b"bot_on_timeout", "deals", b"deals", "display_name", b"display_name", "first_dealer", b"first_dealer", "hands", b"hands", "options", b"options", "players", b"players", "preset", b"preset", "private", b"private", "rematch_of", b"rematch_of", "rules_version", b"rules_version", "time_per_move", b"time_per_move", "tournament_id", b"tournament_id", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

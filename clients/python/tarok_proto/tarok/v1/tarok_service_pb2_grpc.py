@@ -92,6 +92,11 @@ class TarokServiceStub:
                 request_serializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.SerializeToString,
                 response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.FromString,
                 _registered_method=True)
+        self.Rematch = channel.unary_unary(
+                '/tarok.v1.TarokService/Rematch',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.FromString,
+                _registered_method=True)
 
 
 class TarokServiceServicer:
@@ -178,6 +183,14 @@ class TarokServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Rematch(self, request, context):
+        """After a finished match: a new table with the same options and bots (one per finished
+        table, whoever asks first creates it), and the caller's seat at it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TarokServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -235,6 +248,11 @@ def add_TarokServiceServicer_to_server(servicer, server):
                     servicer.RejoinTable,
                     request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.FromString,
                     response_serializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.SerializeToString,
+            ),
+            'Rematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -537,6 +555,33 @@ class TarokService:
             '/tarok.v1.TarokService/RejoinTable',
             tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.SerializeToString,
             tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/Rematch',
+            tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -60,6 +60,10 @@ class TarokServiceStub:
     """Take a seat back with the token that held it (after LeaveTable, or from the bot that
     took it on a timeout): a fresh token; the old one stops working.
     """
+    Rematch: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.RematchRequest, _tarok_service_pb2.RematchResponse]
+    """After a finished match: a new table with the same options and bots (one per finished
+    table, whoever asks first creates it), and the caller's seat at it.
+    """
 
 @_typing.type_check_only
 class TarokServiceAsyncStub(TarokServiceStub):
@@ -92,6 +96,10 @@ class TarokServiceAsyncStub(TarokServiceStub):
     RejoinTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.RejoinTableRequest, _tarok_service_pb2.RejoinTableResponse]  # type: ignore[assignment]
     """Take a seat back with the token that held it (after LeaveTable, or from the bot that
     took it on a timeout): a fresh token; the old one stops working.
+    """
+    Rematch: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.RematchRequest, _tarok_service_pb2.RematchResponse]  # type: ignore[assignment]
+    """After a finished match: a new table with the same options and bots (one per finished
+    table, whoever asks first creates it), and the caller's seat at it.
     """
 
 class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -188,6 +196,16 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_tarok_service_pb2.RejoinTableResponse, _abc.Awaitable[_tarok_service_pb2.RejoinTableResponse]]:
         """Take a seat back with the token that held it (after LeaveTable, or from the bot that
         took it on a timeout): a fresh token; the old one stops working.
+        """
+
+    @_abc_1.abstractmethod
+    def Rematch(
+        self,
+        request: _tarok_service_pb2.RematchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.RematchResponse, _abc.Awaitable[_tarok_service_pb2.RematchResponse]]:
+        """After a finished match: a new table with the same options and bots (one per finished
+        table, whoever asks first creates it), and the caller's seat at it.
         """
 
 def add_TarokServiceServicer_to_server(servicer: TarokServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
