@@ -98,6 +98,11 @@ class TarokApp:
             expires=joined.expires,
         )
 
+    async def hand_seat_to_bot(
+        self, request: svc.HandSeatToBotRequest
+    ) -> svc.HandSeatToBotResponse:
+        return await seats.hand_to_bot(self.ctx, request)
+
     async def rejoin_table(self, request: svc.RejoinTableRequest) -> svc.RejoinTableResponse:
         table, seat = await seats.rejoin(self.ctx, request)
         joined = self._joined(table, seat)

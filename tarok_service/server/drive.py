@@ -140,7 +140,9 @@ class Driver:
     async def _act(self, table: TableState, brains: dict[int, Bot]) -> bool:
         """Play the server's part at the table; True when something was appended."""
         for seat, kind in enumerate(table.bots):
-            if kind and seat not in brains:
+            if not kind:
+                brains.pop(seat, None)  # a person took the seat back
+            elif seat not in brains:
                 brains[seat] = make_bot(kind)
         run = partial(step, table, brains, self.ctx.clock(), self.ctx)
         batch = await asyncio.get_running_loop().run_in_executor(self.pool, run)

@@ -18,6 +18,7 @@ HAND_SCORED = "HandScored"
 TABLE_CLOSED = "TableClosed"
 TIMED_OUT = "TimedOut"
 PLAYER_LEFT = "PlayerLeft"
+SEAT_HANDED_TO_BOT = "SeatHandedToBot"
 
 Payload = (
     ev.TableCreated
@@ -28,6 +29,7 @@ Payload = (
     | ev.TableClosed
     | ev.TimedOut
     | ev.PlayerLeft
+    | ev.SeatHandedToBot
 )
 
 CLASSES: dict[str, type[Message]] = {
@@ -39,6 +41,7 @@ CLASSES: dict[str, type[Message]] = {
     TABLE_CLOSED: ev.TableClosed,
     TIMED_OUT: ev.TimedOut,
     PLAYER_LEFT: ev.PlayerLeft,
+    SEAT_HANDED_TO_BOT: ev.SeatHandedToBot,
 }
 FIELDS = {
     TABLE_CREATED: "table_created",
@@ -49,6 +52,7 @@ FIELDS = {
     TABLE_CLOSED: "table_closed",
     TIMED_OUT: "timed_out",
     PLAYER_LEFT: "player_left",
+    SEAT_HANDED_TO_BOT: "seat_handed_to_bot",
 }
 
 

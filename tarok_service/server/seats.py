@@ -11,15 +11,17 @@ from __future__ import annotations
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
+from ..bots import BOT_NAMES
 from ..store import VersionConflict
-from . import commands, events, lobby
+from . import commands, drive, events, lobby
 from . import errors as e
 from .commands import Batch
 from .context import Context
-from .table import FINISHED, SEATING, TableState
+from .table import FINISHED, PLAYING, SEATING, TableState
 from .tokens import Claim
 
 MAX_NAME = 40  # as JoinTable
+HAND_OVER_BOT = "heuristic"
 
 
 def check_current(claim: Claim, table: TableState) -> None:
@@ -85,6 +87,32 @@ async def rejoin(ctx: Context, request: svc.RejoinTableRequest) -> tuple[TableSt
             batch.add(ev.PlayerSeated(seat=seat, name=name or held))
         if await _append(ctx, table, batch):
             return batch.table, seat
+    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
+
+
+async def hand_to_bot(ctx: Context, request: svc.HandSeatToBotRequest) -> svc.HandSeatToBotResponse:
+    """Let a built-in bot play the token's seat during play (RejoinTable takes it back)."""
+    claim = _seat_of(ctx, request.token)
+    kind = request.bot or HAND_OVER_BOT
+    if kind not in BOT_NAMES:
+        raise e.invalid("bot", f"bot must be one of {', '.join(BOT_NAMES)}")
+    assert claim.seat is not None
+    for _ in range(ctx.config.move_retries):
+        table = await ctx.cache.load(claim.table_id)
+        check_current(claim, table)
+        if table.status == FINISHED:
+            raise e.precondition(e.TABLE_FINISHED, "the table has finished")
+        if table.status != PLAYING:
+            raise e.precondition(e.TABLE_NOT_STARTED, "a seat is handed to a bot during play")
+        if table.bots[claim.seat] == kind:
+            return svc.HandSeatToBotResponse(version=table.version)
+        if table.tournament_id:
+            raise e.precondition(e.TABLE_STARTED, "tournament seats are not handed to bots")
+        await drive.record_driven(ctx, table.table_id, table.variant.id, table.players)
+        batch = Batch(table)
+        batch.add(ev.SeatHandedToBot(seat=claim.seat, bot=kind))
+        if await _append(ctx, table, batch):
+            return svc.HandSeatToBotResponse(version=batch.table.version)
     raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
 
 

@@ -87,3 +87,9 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
     @unary
     async def Rematch(self, request: svc.RematchRequest, context: Ctx) -> svc.RematchResponse:
         return await self.app.rematch(request)
+
+    @unary
+    async def HandSeatToBot(
+        self, request: svc.HandSeatToBotRequest, context: Ctx
+    ) -> svc.HandSeatToBotResponse:
+        return await self.app.hand_seat_to_bot(request)

@@ -135,6 +135,12 @@ def fold(
         return replace(
             table, version=version, seats=tuple(seats), bots=tuple(bots), generations=tuple(taken)
         )
+    if isinstance(payload, ev.SeatHandedToBot):
+        if table.status != PLAYING or table.seats[payload.seat] is None:
+            raise e.ReplayMismatch(table_id, version, "a seat handed to a bot")
+        bots = list(table.bots)
+        bots[payload.seat] = payload.bot
+        return replace(table, version=version, bots=tuple(bots))
     if isinstance(payload, ev.PlayerLeft):
         if table.status != SEATING or table.seats[payload.seat] is None:
             raise e.ReplayMismatch(table_id, version, "a seat left")

@@ -111,3 +111,31 @@ def test_a_seat_handed_to_a_bot_on_timeout_is_taken_back(stub: Stub) -> None:
     mine = view(stub, back.token)
     assert mine.seats[seat].bot == "" and mine.seats[seat].name == f"p{seat}"
     expect_error(lambda: view(stub, joined[seat].token), UNAUTH, "TOKEN_REVOKED")
+
+
+def test_a_seat_handed_to_a_bot_plays_and_is_taken_back(stub: Stub) -> None:
+    table_id = _table(stub)
+    joined = [_join(stub, table_id, f"p{i}") for i in range(4)]
+    expect_error(
+        lambda: stub.HandSeatToBot(svc.HandSeatToBotRequest(token=joined[0].token, bot="hal")),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "INVALID_FIELD",
+        field="bot",
+    )
+    before = view(stub, joined[0].token)
+    seat = before.hand.turn
+    handed = stub.HandSeatToBot(svc.HandSeatToBotRequest(token=joined[seat].token))
+    assert handed.version == before.version + 1
+    spectator = stub.JoinTable(svc.JoinTableRequest(table_id=table_id, spectator=True)).token
+    moved = None
+    watch = svc.WatchTableRequest(token=spectator, from_version=handed.version)
+    for item in stub.WatchTable(watch, timeout=120):
+        if item.WhichOneof("item") == "event" and item.event.HasField("move_made"):
+            moved = item.event.move_made
+            break
+    assert moved is not None and moved.seat == seat  # the bot played the seat's turn
+    assert view(stub, spectator).seats[seat].bot == "heuristic"
+    back = stub.RejoinTable(svc.RejoinTableRequest(token=joined[seat].token))
+    mine = view(stub, back.token)
+    assert mine.seats[seat].bot == "" and mine.seats[seat].name == f"p{seat}"
+    expect_error(lambda: view(stub, joined[seat].token), UNAUTH, "TOKEN_REVOKED")

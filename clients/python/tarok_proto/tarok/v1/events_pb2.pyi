@@ -361,6 +361,7 @@ class Event(_message.Message):
     TABLE_CLOSED_FIELD_NUMBER: _builtins.int
     TIMED_OUT_FIELD_NUMBER: _builtins.int
     PLAYER_LEFT_FIELD_NUMBER: _builtins.int
+    SEAT_HANDED_TO_BOT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """Sequence number in the table's log (1, 2, 3, ...)."""
     @_builtins.property
@@ -381,6 +382,8 @@ class Event(_message.Message):
     def timed_out(self) -> Global___TimedOut: ...
     @_builtins.property
     def player_left(self) -> Global___PlayerLeft: ...
+    @_builtins.property
+    def seat_handed_to_bot(self) -> Global___SeatHandedToBot: ...
     def __init__(
         self,
         *,
@@ -394,12 +397,13 @@ class Event(_message.Message):
         table_closed: Global___TableClosed | None = ...,
         timed_out: Global___TimedOut | None = ...,
         player_left: Global___PlayerLeft | None = ...,
+        seat_handed_to_bot: Global___SeatHandedToBot | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_left", b"player_left", "player_seated", b"player_seated", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "timed_out", b"timed_out"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_left", b"player_left", "player_seated", b"player_seated", "seat_handed_to_bot", b"seat_handed_to_bot", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "timed_out", b"timed_out"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_left", b"player_left", "player_seated", b"player_seated", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "timed_out", b"timed_out", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_left", b"player_left", "player_seated", b"player_seated", "seat_handed_to_bot", b"seat_handed_to_bot", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "timed_out", b"timed_out", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table_created", "player_seated", "hand_dealt", "move_made", "hand_scored", "table_closed", "timed_out", "player_left"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table_created", "player_seated", "hand_dealt", "move_made", "hand_scored", "table_closed", "timed_out", "player_left", "seat_handed_to_bot"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -484,3 +488,27 @@ class PlayerLeft(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PlayerLeft: _TypeAlias = PlayerLeft  # noqa: Y015
+
+@_typing.final
+class SeatHandedToBot(_message.Message):
+    """A seat's player let a built-in bot play for it (until the player takes the seat back)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    bot: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        bot: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatHandedToBot: _TypeAlias = SeatHandedToBot  # noqa: Y015

@@ -97,6 +97,11 @@ class TarokServiceStub:
                 request_serializer=tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.SerializeToString,
                 response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.FromString,
                 _registered_method=True)
+        self.HandSeatToBot = channel.unary_unary(
+                '/tarok.v1.TarokService/HandSeatToBot',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotResponse.FromString,
+                _registered_method=True)
 
 
 class TarokServiceServicer:
@@ -191,6 +196,13 @@ class TarokServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def HandSeatToBot(self, request, context):
+        """During play, let a built-in bot play the token's seat (RejoinTable takes it back).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TarokServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -253,6 +265,11 @@ def add_TarokServiceServicer_to_server(servicer, server):
                     servicer.Rematch,
                     request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.FromString,
                     response_serializer=tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.SerializeToString,
+            ),
+            'HandSeatToBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.HandSeatToBot,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -582,6 +599,33 @@ class TarokService:
             '/tarok.v1.TarokService/Rematch',
             tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.SerializeToString,
             tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def HandSeatToBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/HandSeatToBot',
+            tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -64,6 +64,8 @@ class TarokServiceStub:
     """After a finished match: a new table with the same options and bots (one per finished
     table, whoever asks first creates it), and the caller's seat at it.
     """
+    HandSeatToBot: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.HandSeatToBotRequest, _tarok_service_pb2.HandSeatToBotResponse]
+    """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
 
 @_typing.type_check_only
 class TarokServiceAsyncStub(TarokServiceStub):
@@ -101,6 +103,8 @@ class TarokServiceAsyncStub(TarokServiceStub):
     """After a finished match: a new table with the same options and bots (one per finished
     table, whoever asks first creates it), and the caller's seat at it.
     """
+    HandSeatToBot: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.HandSeatToBotRequest, _tarok_service_pb2.HandSeatToBotResponse]  # type: ignore[assignment]
+    """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
 
 class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
     """The tarok game server: rules-authoritative tables played over gRPC.
@@ -207,5 +211,13 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         """After a finished match: a new table with the same options and bots (one per finished
         table, whoever asks first creates it), and the caller's seat at it.
         """
+
+    @_abc_1.abstractmethod
+    def HandSeatToBot(
+        self,
+        request: _tarok_service_pb2.HandSeatToBotRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.HandSeatToBotResponse, _abc.Awaitable[_tarok_service_pb2.HandSeatToBotResponse]]:
+        """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
 
 def add_TarokServiceServicer_to_server(servicer: TarokServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
