@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator
 
+from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ..engine.options import OptionError
@@ -186,18 +187,25 @@ class TarokApp:
 
     async def _rejoin(self, table_id: str, seq: int) -> svc.JoinTableResponse:
         """The answer to a repeated JoinTable request: a token for the seat it took."""
-        stored = await self.ctx.store.read(table_id, seq - 1, 1)
-        payload = events.decode(stored[0])
-        if stored[0].type != events.PLAYER_SEATED:
+        stored = await self.ctx.store.read(table_id, 0, seq)
+        payload = events.decode(stored[-1])
+        if not isinstance(payload, ev.PlayerSeated):
             raise e.invalid("request_id", "request_id was already used for another request")
+        # The token is for the seat as that request took it: revoked if it was taken since.
+        generation = 0
+        for item in stored:
+            earlier = events.decode(item)
+            if isinstance(earlier, ev.PlayerSeated) and earlier.seat == payload.seat:
+                generation += 1
         table = await self.ctx.cache.load(table_id)
-        return self._joined(table, payload.seat)  # type: ignore[union-attr]
+        return self._joined(table, payload.seat, generation)
 
-    def _joined(self, table: TableState, seat: int | None) -> svc.JoinTableResponse:
-        generation = table.generations[seat] if seat is not None else 1
-        token, expires = self.ctx.tokens.issue(
-            table.table_id, seat, self.ctx.clock(), generation
-        )
+    def _joined(
+        self, table: TableState, seat: int | None, generation: int | None = None
+    ) -> svc.JoinTableResponse:
+        if generation is None:
+            generation = table.generations[seat] if seat is not None else 1
+        token, expires = self.ctx.tokens.issue(table.table_id, seat, self.ctx.clock(), generation)
         out = svc.JoinTableResponse(token=token, table_id=table.table_id, version=table.version)
         out.expires.FromSeconds(expires)
         if seat is not None:

@@ -139,3 +139,17 @@ def test_a_seat_handed_to_a_bot_plays_and_is_taken_back(stub: Stub) -> None:
     mine = view(stub, back.token)
     assert mine.seats[seat].bot == "" and mine.seats[seat].name == f"p{seat}"
     expect_error(lambda: view(stub, joined[seat].token), UNAUTH, "TOKEN_REVOKED")
+
+
+def test_a_repeated_join_request_does_not_hand_out_a_seat_taken_since(stub: Stub) -> None:
+    table_id = _table(stub)
+    request = svc.JoinTableRequest(table_id=table_id, name="ana", request_id="join-ana")
+    ana = stub.JoinTable(request)
+    assert stub.JoinTable(request).seat == ana.seat  # a retry: the same seat
+    view(stub, stub.JoinTable(request).token)  # and a working token
+    stub.LeaveTable(svc.LeaveTableRequest(token=ana.token))
+    bor = _join(stub, table_id, "bor", seat=ana.seat)
+    replayed = stub.JoinTable(request)  # the old request again: the seat is bor's now
+    assert replayed.seat == ana.seat
+    expect_error(lambda: view(stub, replayed.token), UNAUTH, "TOKEN_REVOKED")
+    assert view(stub, bor.token).seats[ana.seat].name == "bor"
