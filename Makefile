@@ -14,7 +14,10 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: install
-	$(VENV)/bin/tarok serve --store sqlite:///tarok.db --port 50051
+	$(VENV)/bin/tarok serve --store sqlite:///tarok.db --port 50051 --secret-file .tarok-secret \
+		--http-port 8080 \
+		--cors-origin http://localhost:5173 --cors-origin http://127.0.0.1:5173 \
+		--cors-origin http://localhost:8080 --cors-origin http://127.0.0.1:8080
 
 test: install
 	$(VENV)/bin/pytest

@@ -9,12 +9,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator
 
+from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ..engine.options import OptionError
 from ..engine.variant import Variant, all_variants, find_variant
 from ..store import DuplicateRequest, EventStore, VersionConflict
-from . import codec, commands, events, fanout, logs, moves
+from . import codec, commands, drive, events, fanout, lobby, logs, moves, rematch, seats, tables
 from . import errors as e
 from .config import ServerConfig
 from .context import Context, request_id
@@ -60,11 +61,14 @@ class TarokApp:
         return Labels(locale, table.variant.id, self.ctx.metrics.translation_missing)
 
     async def create_table(self, request: svc.CreateTableRequest) -> svc.CreateTableResponse:
-        """Validate and record TableCreated; INVALID_ARGUMENT names the bad field."""
+        """Validate and record TableCreated (and the bots' seats); INVALID_ARGUMENT names the
+        bad field. Public tables are listed in the lobby first; a repeated request id returns
+        the table it created."""
         variant = _variant(request.variant)
         hands = request.hands or 1
         if not 1 <= hands <= self.ctx.config.max_hands:
             raise e.invalid("hands", f"hands must be in 1..{self.ctx.config.max_hands}")
+        rid = request_id(request.request_id)
         try:
             created = commands.table_created(
                 variant, request.players, dict(request.options), hands, _presets(request)
@@ -72,12 +76,59 @@ class TarokApp:
         except OptionError as err:
             raise _option_error(err) from None
         _check_presets(variant, request)
-        table_id = secrets.token_hex(TABLE_ID_BYTES)
-        version = await self.ctx.store.append(
-            table_id, 0, events.encode([created]), self.ctx.clock()
-        )
+        tables.describe(created, request)
+        table_id = tables.table_id(self.ctx, rid) if rid else secrets.token_hex(TABLE_ID_BYTES)
+        now = self.ctx.clock()
+        batch = tables.creation_batch(table_id, created, request, now, self.ctx.shuffle)
+        if not created.private:
+            await lobby.list_table(self.ctx, table_id, variant.id, created.players)
+        if drive.needs_driving(created, len(request.bots)):
+            await drive.record_driven(self.ctx, table_id, variant.id, created.players)
+        try:
+            version = await self.ctx.store.append(
+                table_id, 0, events.encode(batch.payloads, rid), now
+            )
+        except (DuplicateRequest, VersionConflict):
+            if rid is None:
+                raise
+            return await tables.created_before(self.ctx, table_id, rid)
         self.ctx.metrics.table_created(variant.id)
+        self.ctx.metrics.appended(variant.id, batch.payloads[1:])
         return svc.CreateTableResponse(table_id=table_id, version=version)
+
+    async def list_tables(self, request: svc.ListTablesRequest) -> svc.ListTablesResponse:
+        return await lobby.list_tables(self.ctx, request)
+
+    async def leave_table(self, request: svc.LeaveTableRequest) -> svc.LeaveTableResponse:
+        return await seats.leave(self.ctx, request)
+
+    async def rematch(self, request: svc.RematchRequest) -> svc.RematchResponse:
+        table_id, seat, name, rid = await rematch.rematch(self.ctx, request)
+        join = svc.JoinTableRequest(table_id=table_id, seat=seat, name=name, request_id=rid)
+        joined = await self.join_table(join)
+        return svc.RematchResponse(
+            token=joined.token,
+            seat=seat,
+            table_id=table_id,
+            version=joined.version,
+            expires=joined.expires,
+        )
+
+    async def hand_seat_to_bot(
+        self, request: svc.HandSeatToBotRequest
+    ) -> svc.HandSeatToBotResponse:
+        return await seats.hand_to_bot(self.ctx, request)
+
+    async def rejoin_table(self, request: svc.RejoinTableRequest) -> svc.RejoinTableResponse:
+        table, seat = await seats.rejoin(self.ctx, request)
+        joined = self._joined(table, seat)
+        return svc.RejoinTableResponse(
+            token=joined.token,
+            seat=seat,
+            table_id=joined.table_id,
+            version=joined.version,
+            expires=joined.expires,
+        )
 
     async def join_table(self, request: svc.JoinTableRequest) -> svc.JoinTableResponse:
         """Take a seat (or the first free one), or a spectator token."""
@@ -92,6 +143,7 @@ class TarokApp:
             raise sealed(table.tournament_id, "the tables", "closed to spectators until it ends")
         if request.spectator:
             return self._joined(table, None)
+        await lobby.check_open(self.ctx, table)
         for _ in range(self.ctx.config.move_retries):
             seat = await self._pick_seat(table, request, rid)
             if isinstance(seat, svc.JoinTableResponse):
@@ -99,6 +151,7 @@ class TarokApp:
             batch = commands.seat_player(
                 table, seat, name or f"Player {seat + 1}", self.ctx.shuffle
             )
+            commands.stamp_deadline(batch, self.ctx.clock())
             try:
                 await self.ctx.store.append(
                     table.table_id,
@@ -120,6 +173,7 @@ class TarokApp:
     async def get_view(self, request: svc.GetTableViewRequest) -> svc.GetTableViewResponse:
         claim = self.ctx.claim(request.token)
         table = await self.ctx.cache.load(claim.table_id)
+        seats.check_current(claim, table)
         words = self.labels(table, claim.seat, request.locale)
         return svc.GetTableViewResponse(view=table_view(table, claim.seat, words, self.ctx.clock()))
 
@@ -156,15 +210,25 @@ class TarokApp:
 
     async def _rejoin(self, table_id: str, seq: int) -> svc.JoinTableResponse:
         """The answer to a repeated JoinTable request: a token for the seat it took."""
-        stored = await self.ctx.store.read(table_id, seq - 1, 1)
-        payload = events.decode(stored[0])
-        if stored[0].type != events.PLAYER_SEATED:
+        stored = await self.ctx.store.read(table_id, 0, seq)
+        payload = events.decode(stored[-1])
+        if not isinstance(payload, ev.PlayerSeated):
             raise e.invalid("request_id", "request_id was already used for another request")
+        # The token is for the seat as that request took it: revoked if it was taken since.
+        generation = 0
+        for item in stored:
+            earlier = events.decode(item)
+            if isinstance(earlier, ev.PlayerSeated) and earlier.seat == payload.seat:
+                generation += 1
         table = await self.ctx.cache.load(table_id)
-        return self._joined(table, payload.seat)  # type: ignore[union-attr]
+        return self._joined(table, payload.seat, generation)
 
-    def _joined(self, table: TableState, seat: int | None) -> svc.JoinTableResponse:
-        token, expires = self.ctx.tokens.issue(table.table_id, seat, self.ctx.clock())
+    def _joined(
+        self, table: TableState, seat: int | None, generation: int | None = None
+    ) -> svc.JoinTableResponse:
+        if generation is None:
+            generation = table.generations[seat] if seat is not None else 1
+        token, expires = self.ctx.tokens.issue(table.table_id, seat, self.ctx.clock(), generation)
         out = svc.JoinTableResponse(token=token, table_id=table.table_id, version=table.version)
         out.expires.FromSeconds(expires)
         if seat is not None:

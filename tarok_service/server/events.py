@@ -17,6 +17,8 @@ MOVE_MADE = "MoveMade"
 HAND_SCORED = "HandScored"
 TABLE_CLOSED = "TableClosed"
 TIMED_OUT = "TimedOut"
+PLAYER_LEFT = "PlayerLeft"
+SEAT_HANDED_TO_BOT = "SeatHandedToBot"
 
 Payload = (
     ev.TableCreated
@@ -26,6 +28,8 @@ Payload = (
     | ev.HandScored
     | ev.TableClosed
     | ev.TimedOut
+    | ev.PlayerLeft
+    | ev.SeatHandedToBot
 )
 
 CLASSES: dict[str, type[Message]] = {
@@ -36,6 +40,8 @@ CLASSES: dict[str, type[Message]] = {
     HAND_SCORED: ev.HandScored,
     TABLE_CLOSED: ev.TableClosed,
     TIMED_OUT: ev.TimedOut,
+    PLAYER_LEFT: ev.PlayerLeft,
+    SEAT_HANDED_TO_BOT: ev.SeatHandedToBot,
 }
 FIELDS = {
     TABLE_CREATED: "table_created",
@@ -45,6 +51,8 @@ FIELDS = {
     HAND_SCORED: "hand_scored",
     TABLE_CLOSED: "table_closed",
     TIMED_OUT: "timed_out",
+    PLAYER_LEFT: "player_left",
+    SEAT_HANDED_TO_BOT: "seat_handed_to_bot",
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Callable
 
 from google.protobuf import json_format
@@ -14,6 +15,7 @@ from . import events
 from .context import Context
 from .fanout import END, Feeds, Lagged, Watcher
 from .i18n import Labels
+from .seats import check_current
 from .table import FINISHED, TableState, fold
 from .tournaments.log import is_finished
 from .views import filter_event, table_view
@@ -69,6 +71,7 @@ async def get_log(ctx: Context, request: svc.GetTableLogRequest) -> svc.GetTable
         events=follower.feed(stored, complete, _played_out(stored)),
     )
     if follower.table is not None:
+        check_current(claim, follower.table)
         ctx.cache.put(follower.table)
     if request.format == svc.LOG_FORMAT_JSON:
         return svc.GetTableLogResponse(json=json_format.MessageToJson(log))
@@ -129,12 +132,14 @@ async def watch(
     try:
         table = await ctx.cache.load(claim.table_id)
         words = labels(table, claim.seat, request.locale) if labels is not None else None
+        check_current(claim, table)
         follower, history = await _history(ctx, table, claim.seat, request.from_version)
         yield svc.WatchTableResponse(view=table_view(table, claim.seat, words, ctx.clock()))
         for event in history:
             yield svc.WatchTableResponse(event=event)
         if follower.table is not None:
-            live = _live(ctx, feeds, follower.table, claim.seat, request.with_views, words)
+            check = functools.partial(check_current, claim)  # the seat may be taken again
+            live = _live(ctx, feeds, follower.table, claim.seat, request.with_views, words, check)
             async for item in live:
                 yield item
     finally:
@@ -160,6 +165,7 @@ async def _live(
     seat: int | None,
     with_views: bool,
     words: Labels | None = None,
+    check: Callable[[TableState], None] | None = None,
 ) -> AsyncIterator[svc.WatchTableResponse]:
     """New events as they are appended (by any replica), heartbeats while idle.
 
@@ -181,6 +187,8 @@ async def _live(
                     yield svc.WatchTableResponse(view=view)
             while True:
                 item = await watcher.next()
+                if check is not None and watcher.feed is not None:
+                    check(watcher.feed.table)  # e.g. the seat's token has been revoked
                 if item is END:
                     return
                 if isinstance(item, Lagged):

@@ -79,3 +79,31 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
         self, request: svc.GetTableLogRequest, context: Ctx
     ) -> svc.GetTableLogResponse:
         return await self.app.get_table_log(request)
+
+    @unary
+    async def ListTables(
+        self, request: svc.ListTablesRequest, context: Ctx
+    ) -> svc.ListTablesResponse:
+        return await self.app.list_tables(request)
+
+    @unary
+    async def LeaveTable(
+        self, request: svc.LeaveTableRequest, context: Ctx
+    ) -> svc.LeaveTableResponse:
+        return await self.app.leave_table(request)
+
+    @unary
+    async def RejoinTable(
+        self, request: svc.RejoinTableRequest, context: Ctx
+    ) -> svc.RejoinTableResponse:
+        return await self.app.rejoin_table(request)
+
+    @unary
+    async def Rematch(self, request: svc.RematchRequest, context: Ctx) -> svc.RematchResponse:
+        return await self.app.rematch(request)
+
+    @unary
+    async def HandSeatToBot(
+        self, request: svc.HandSeatToBotRequest, context: Ctx
+    ) -> svc.HandSeatToBotResponse:
+        return await self.app.hand_seat_to_bot(request)

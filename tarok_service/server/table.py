@@ -47,6 +47,12 @@ class TableState:
     timeouts: tuple[int, ...] = ()  # deadlines missed per seat
     tournament_id: str = ""
     commitment: bytes = b""  # the current deal's commitment (HandDealt.commitment)
+    display_name: str = ""
+    private: bool = False  # not listed in the lobby
+    bots: tuple[str, ...] = ()  # the built-in bot playing each seat ("" for a person)
+    bot_on_timeout: bool = False  # a seat that times out is handed to a bot
+    generations: tuple[int, ...] = ()  # times each seat was taken (tokens carry it)
+    rematch_of: str = ""  # the finished table this one is a rematch of
 
     @property
     def players(self) -> int:
@@ -79,6 +85,12 @@ class TableState:
             self.timeouts,
             self.tournament_id,
             self.commitment,
+            self.display_name,
+            self.private,
+            self.bots,
+            self.bot_on_timeout,
+            self.generations,
+            self.rematch_of,
         )
 
 
@@ -99,6 +111,12 @@ def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState
         time_per_move=payload.time_per_move.ToNanoseconds() / 1e9,
         timeouts=(0,) * payload.players,
         tournament_id=payload.tournament_id,
+        display_name=payload.display_name,
+        private=payload.private,
+        bots=("",) * payload.players,
+        bot_on_timeout=payload.bot_on_timeout,
+        generations=(0,) * payload.players,
+        rematch_of=payload.rematch_of,
     )
 
 
@@ -113,8 +131,23 @@ def fold(
     if table is None:
         raise e.ReplayMismatch(table_id, version, "an event before TableCreated")
     if isinstance(payload, ev.PlayerSeated):
+        seats, bots, taken = list(table.seats), list(table.bots), list(table.generations)
+        seats[payload.seat], bots[payload.seat] = payload.name, payload.bot
+        taken[payload.seat] += 1
+        return replace(
+            table, version=version, seats=tuple(seats), bots=tuple(bots), generations=tuple(taken)
+        )
+    if isinstance(payload, ev.SeatHandedToBot):
+        if table.status != PLAYING or table.seats[payload.seat] is None:
+            raise e.ReplayMismatch(table_id, version, "a seat handed to a bot")
+        bots = list(table.bots)
+        bots[payload.seat] = payload.bot
+        return replace(table, version=version, bots=tuple(bots))
+    if isinstance(payload, ev.PlayerLeft):
+        if table.status != SEATING or table.seats[payload.seat] is None:
+            raise e.ReplayMismatch(table_id, version, "a seat left")
         seats = list(table.seats)
-        seats[payload.seat] = payload.name
+        seats[payload.seat] = None
         return replace(table, version=version, seats=tuple(seats))
     if isinstance(payload, ev.HandDealt):
         return _dealt(table, version, payload)
@@ -188,10 +221,12 @@ def _timed_out(table: TableState, version: int, payload: ev.TimedOut) -> TableSt
     hand = table.hand
     if hand is None or hand.turn != payload.seat or table.status != PLAYING:
         raise e.ReplayMismatch(table.table_id, version, "timed-out seat")
-    timeouts = list(table.timeouts)
+    timeouts, bots = list(table.timeouts), list(table.bots)
     if not payload.forfeited:
         timeouts[payload.seat] += 1
-    return replace(table, version=version, timeouts=tuple(timeouts))
+    if payload.bot:
+        bots[payload.seat] = payload.bot
+    return replace(table, version=version, timeouts=tuple(timeouts), bots=tuple(bots))
 
 
 def _scored(table: TableState, version: int, payload: ev.HandScored) -> TableState:

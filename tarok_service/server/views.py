@@ -7,6 +7,7 @@ is shown to a viewer only as far as the views before and after it show its cards
 from __future__ import annotations
 
 import re
+import time
 
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import views_pb2
@@ -48,7 +49,7 @@ def table_view(
     if seat is not None:
         msg.seat = seat
     for i, name in enumerate(table.seats):
-        msg.seats.add(seat=i, name=name or "", taken=name is not None)
+        msg.seats.add(seat=i, name=name or "", taken=name is not None, bot=table.bots[i])
     if table.hand is not None:
         view = table.variant.view(table.hand, seat)
         msg.hand.CopyFrom(codec.hand_view_msg(table.variant, table.deck, table.hand, view, words))
@@ -58,10 +59,11 @@ def table_view(
         msg.last_result.CopyFrom(codec.result_view_msg(table.last_result, terms))
     if table.deadline is not None:
         msg.deadline.CopyFrom(timestamp(table.deadline))
-        if now is not None:
-            msg.server_time.CopyFrom(timestamp(now))
+        msg.server_time.CopyFrom(timestamp(time.time() if now is None else now))
     msg.deal_commitment = table.commitment
     msg.options.update({k: codec.option_text(v) for k, v in table.rules.options.items()})
+    msg.display_name = table.display_name
+    msg.rematch_of = table.rematch_of
     return msg
 
 

@@ -36,6 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--secret", default=None, help="token signing secret (default: $TAROK_SECRET, else random)"
     )
+    serve.add_argument(
+        "--secret-file",
+        default=None,
+        help="keep the token signing key in this file (created with mode 0600 on first start), "
+        "so tokens survive restarts",
+    )
     serve.add_argument("--heartbeat", type=float, default=10.0, help="watch heartbeat seconds")
     tournament_cli.add_serve_options(serve)
     serve.add_argument(
@@ -62,6 +68,33 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=10.0,
         help="on SIGTERM, time calls in flight get to finish",
+    )
+    serve.add_argument(
+        "--http-port",
+        type=int,
+        default=None,
+        help="also serve Connect (JSON and binary), gRPC-Web and gRPC over HTTP on this port "
+        "(browsers; 0 picks a free port; default: off)",
+    )
+    serve.add_argument("--http-host", default="[::]", help="address of the HTTP port")
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="an origin browsers may call the HTTP port from (repeatable; '*' for any; "
+        "default: none, same-origin pages only)",
+    )
+    serve.add_argument(
+        "--static-dir",
+        default=None,
+        help="serve these files on the HTTP port (default: clients/web/dist if it exists)",
+    )
+    serve.add_argument(
+        "--open-table-ttl",
+        type=float,
+        default=24 * 3600.0,
+        help="seconds an open table may wait for players before it expires (0: never)",
     )
     demo = sub.add_parser("demo", help="play a table of bots over gRPC")
     demo.add_argument(
@@ -110,6 +143,7 @@ def _serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from tarok_service.server.config import ServerConfig, resolve_secret
+    from tarok_service.server.http import static_dir_default
     from tarok_service.server.main import configure_logging, serve
 
     configure_logging(args.log_format)
@@ -118,7 +152,7 @@ def _serve(args: argparse.Namespace) -> int:
         sqlite_sync=args.sqlite_sync,
         host=args.host,
         port=args.port,
-        secret=resolve_secret(args.secret),
+        secret=resolve_secret(args.secret, key_file=args.secret_file),
         heartbeat_seconds=args.heartbeat,
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,
@@ -126,6 +160,11 @@ def _serve(args: argparse.Namespace) -> int:
         drain_seconds=args.drain_seconds,
         grace_seconds=args.grace_seconds,
         **tournament_cli.serve_config(args),
+        http_port=args.http_port,
+        http_host=args.http_host,
+        cors_origins=tuple(args.cors_origin),
+        static_dir=static_dir_default(args.static_dir),
+        open_table_ttl_seconds=args.open_table_ttl,
     )
     asyncio.run(serve(config))
     return 0

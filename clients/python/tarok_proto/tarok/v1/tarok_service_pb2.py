@@ -22,6 +22,7 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from tarok_proto.tarok.v1 import cards_pb2 as tarok_dot_v1_dot_cards__pb2
 from tarok_proto.tarok.v1 import events_pb2 as tarok_dot_v1_dot_events__pb2
@@ -31,7 +32,7 @@ from tarok_proto.tarok.v1 import variants_pb2 as tarok_dot_v1_dot_variants__pb2
 from tarok_proto.tarok.v1 import views_pb2 as tarok_dot_v1_dot_views__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctarok/v1/tarok_service.proto\x12\x08tarok.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14tarok/v1/cards.proto\x1a\x15tarok/v1/events.proto\x1a\x14tarok/v1/moves.proto\x1a\x16tarok/v1/results.proto\x1a\x17tarok/v1/variants.proto\x1a\x14tarok/v1/views.proto\"\x1e\n\x0bPingRequest\x12\x0f\n\x07payload\x18\x01 \x01(\x0c\"\x1f\n\x0cPingResponse\x12\x0f\n\x07payload\x18\x01 \x01(\x0c\"%\n\x13ListVariantsRequest\x12\x0e\n\x06locale\x18\x01 \x01(\t\"?\n\x14ListVariantsResponse\x12\'\n\x08variants\x18\x01 \x03(\x0b\x32\x15.tarok.v1.VariantInfo\"\xd7\x01\n\x12\x43reateTableRequest\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12:\n\x07options\x18\x03 \x03(\x0b\x32).tarok.v1.CreateTableRequest.OptionsEntry\x12\r\n\x05hands\x18\x04 \x01(\x05\x12$\n\x0cpreset_deals\x18\x05 \x03(\x0b\x32\x0e.tarok.v1.Deal\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"8\n\x13\x43reateTableResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\"\x85\x01\n\x10JoinTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tspectator\x18\x04 \x01(\x08\x12\x12\n\nrequest_id\x18\x05 \x01(\t\x12\x0e\n\x06locale\x18\x06 \x01(\tB\x07\n\x05_seat\"\x8e\x01\n\x11JoinTableResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08table_id\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12+\n\x07\x65xpires\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x07\n\x05_seat\"4\n\x13GetTableViewRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0e\n\x06locale\x18\x02 \x01(\t\"9\n\x14GetTableViewResponse\x12!\n\x04view\x18\x01 \x01(\x0b\x32\x13.tarok.v1.TableView\"\xb9\x01\n\x11SubmitMoveRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\x07move_id\x18\x02 \x01(\tH\x00\x12\"\n\x04spec\x18\x03 \x01(\x0b\x32\x12.tarok.v1.MoveSpecH\x00\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x01\x88\x01\x01\x12\x12\n\nrequest_id\x18\x05 \x01(\t\x12\x0e\n\x06locale\x18\x06 \x01(\tB\x06\n\x04moveB\x13\n\x11_expected_version\"\xb1\x01\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12!\n\x04move\x18\x02 \x01(\x0b\x32\x13.tarok.v1.LegalMove\x12\x11\n\x04turn\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12$\n\x06result\x18\x04 \x01(\x0b\x32\x14.tarok.v1.HandResult\x12%\n\x06status\x18\x05 \x01(\x0e\x32\x15.tarok.v1.TableStatusB\x07\n\x05_turn\"\\\n\x11WatchTableRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x02 \x01(\x03\x12\x12\n\nwith_views\x18\x03 \x01(\x08\x12\x0e\n\x06locale\x18\x04 \x01(\t\"F\n\tHeartbeat\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x8d\x01\n\x12WatchTableResponse\x12#\n\x04view\x18\x01 \x01(\x0b\x32\x13.tarok.v1.TableViewH\x00\x12 \n\x05\x65vent\x18\x02 \x01(\x0b\x32\x0f.tarok.v1.EventH\x00\x12(\n\theartbeat\x18\x03 \x01(\x0b\x32\x13.tarok.v1.HeartbeatH\x00\x42\x06\n\x04item\"H\n\x12GetTableLogRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12#\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x13.tarok.v1.LogFormat\"D\n\x13GetTableLogResponse\x12\x1f\n\x03log\x18\x01 \x01(\x0b\x32\x12.tarok.v1.TableLog\x12\x0c\n\x04json\x18\x02 \x01(\t*R\n\tLogFormat\x12\x1a\n\x16LOG_FORMAT_UNSPECIFIED\x10\x00\x12\x14\n\x10LOG_FORMAT_PROTO\x10\x01\x12\x13\n\x0fLOG_FORMAT_JSON\x10\x02\x32\xd5\x04\n\x0cTarokService\x12\x35\n\x04Ping\x12\x15.tarok.v1.PingRequest\x1a\x16.tarok.v1.PingResponse\x12M\n\x0cListVariants\x12\x1d.tarok.v1.ListVariantsRequest\x1a\x1e.tarok.v1.ListVariantsResponse\x12J\n\x0b\x43reateTable\x12\x1c.tarok.v1.CreateTableRequest\x1a\x1d.tarok.v1.CreateTableResponse\x12\x44\n\tJoinTable\x12\x1a.tarok.v1.JoinTableRequest\x1a\x1b.tarok.v1.JoinTableResponse\x12M\n\x0cGetTableView\x12\x1d.tarok.v1.GetTableViewRequest\x1a\x1e.tarok.v1.GetTableViewResponse\x12G\n\nSubmitMove\x12\x1b.tarok.v1.SubmitMoveRequest\x1a\x1c.tarok.v1.SubmitMoveResponse\x12I\n\nWatchTable\x12\x1b.tarok.v1.WatchTableRequest\x1a\x1c.tarok.v1.WatchTableResponse0\x01\x12J\n\x0bGetTableLog\x12\x1c.tarok.v1.GetTableLogRequest\x1a\x1d.tarok.v1.GetTableLogResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctarok/v1/tarok_service.proto\x12\x08tarok.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14tarok/v1/cards.proto\x1a\x15tarok/v1/events.proto\x1a\x14tarok/v1/moves.proto\x1a\x16tarok/v1/results.proto\x1a\x17tarok/v1/variants.proto\x1a\x14tarok/v1/views.proto\"\x1e\n\x0bPingRequest\x12\x0f\n\x07payload\x18\x01 \x01(\x0c\"\x1f\n\x0cPingResponse\x12\x0f\n\x07payload\x18\x01 \x01(\x0c\"%\n\x13ListVariantsRequest\x12\x0e\n\x06locale\x18\x01 \x01(\t\"?\n\x14ListVariantsResponse\x12\'\n\x08variants\x18\x01 \x03(\x0b\x32\x15.tarok.v1.VariantInfo\"\xb0\x03\n\x12\x43reateTableRequest\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12:\n\x07options\x18\x03 \x03(\x0b\x32).tarok.v1.CreateTableRequest.OptionsEntry\x12\r\n\x05hands\x18\x04 \x01(\x05\x12$\n\x0cpreset_deals\x18\x05 \x03(\x0b\x32\x0e.tarok.v1.Deal\x12\x14\n\x0c\x64isplay_name\x18\x06 \x01(\t\x12-\n\nvisibility\x18\x07 \x01(\x0e\x32\x19.tarok.v1.TableVisibility\x12\x12\n\nrequest_id\x18\x08 \x01(\t\x12\x1f\n\x04\x62ots\x18\t \x03(\x0b\x32\x11.tarok.v1.BotSeat\x12\x30\n\rtime_per_move\x18\n \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\non_timeout\x18\x0b \x01(\x0e\x32\x17.tarok.v1.TimeoutAction\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"8\n\x13\x43reateTableResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\"\x85\x01\n\x10JoinTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tspectator\x18\x04 \x01(\x08\x12\x12\n\nrequest_id\x18\x05 \x01(\t\x12\x0e\n\x06locale\x18\x06 \x01(\tB\x07\n\x05_seat\"\x8e\x01\n\x11JoinTableResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08table_id\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12+\n\x07\x65xpires\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x07\n\x05_seat\"4\n\x13GetTableViewRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0e\n\x06locale\x18\x02 \x01(\t\"9\n\x14GetTableViewResponse\x12!\n\x04view\x18\x01 \x01(\x0b\x32\x13.tarok.v1.TableView\"\xb9\x01\n\x11SubmitMoveRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\x07move_id\x18\x02 \x01(\tH\x00\x12\"\n\x04spec\x18\x03 \x01(\x0b\x32\x12.tarok.v1.MoveSpecH\x00\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x01\x88\x01\x01\x12\x12\n\nrequest_id\x18\x05 \x01(\t\x12\x0e\n\x06locale\x18\x06 \x01(\tB\x06\n\x04moveB\x13\n\x11_expected_version\"\xb1\x01\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12!\n\x04move\x18\x02 \x01(\x0b\x32\x13.tarok.v1.LegalMove\x12\x11\n\x04turn\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12$\n\x06result\x18\x04 \x01(\x0b\x32\x14.tarok.v1.HandResult\x12%\n\x06status\x18\x05 \x01(\x0e\x32\x15.tarok.v1.TableStatusB\x07\n\x05_turn\"\\\n\x11WatchTableRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x02 \x01(\x03\x12\x12\n\nwith_views\x18\x03 \x01(\x08\x12\x0e\n\x06locale\x18\x04 \x01(\t\"F\n\tHeartbeat\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x8d\x01\n\x12WatchTableResponse\x12#\n\x04view\x18\x01 \x01(\x0b\x32\x13.tarok.v1.TableViewH\x00\x12 \n\x05\x65vent\x18\x02 \x01(\x0b\x32\x0f.tarok.v1.EventH\x00\x12(\n\theartbeat\x18\x03 \x01(\x0b\x32\x13.tarok.v1.HeartbeatH\x00\x42\x06\n\x04item\"H\n\x12GetTableLogRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12#\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x13.tarok.v1.LogFormat\"D\n\x13GetTableLogResponse\x12\x1f\n\x03log\x18\x01 \x01(\x0b\x32\x12.tarok.v1.TableLog\x12\x0c\n\x04json\x18\x02 \x01(\t\"$\n\x07\x42otSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\"J\n\x11ListTablesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0e\n\x06\x66ilter\x18\x03 \x01(\t\"B\n\tLobbySeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04\x66ree\x18\x03 \x01(\x08\x12\x0b\n\x03\x62ot\x18\x04 \x01(\t\"\xa5\x03\n\x0cTableSummary\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\x0f\n\x07variant\x18\x03 \x01(\t\x12\x0f\n\x07players\x18\x04 \x01(\x05\x12\x34\n\x07options\x18\x05 \x03(\x0b\x32#.tarok.v1.TableSummary.OptionsEntry\x12\"\n\x05seats\x18\x06 \x03(\x0b\x32\x13.tarok.v1.LobbySeat\x12%\n\x06status\x18\x07 \x01(\x0e\x32\x15.tarok.v1.TableStatus\x12\r\n\x05hands\x18\x08 \x01(\x05\x12\x14\n\x0chands_played\x18\t \x01(\x05\x12/\n\x0b\x63reate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\rtime_per_move\x18\x0b \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x12\n\nrematch_of\x18\x0c \x01(\t\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"U\n\x12ListTablesResponse\x12&\n\x06tables\x18\x01 \x03(\x0b\x32\x16.tarok.v1.TableSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\"\n\x11LeaveTableRequest\x12\r\n\x05token\x18\x01 \x01(\t\"%\n\x12LeaveTableResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\"1\n\x12RejoinTableRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\"\x82\x01\n\x13RejoinTableResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x10\n\x08table_id\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12+\n\x07\x65xpires\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x1f\n\x0eRematchRequest\x12\r\n\x05token\x18\x01 \x01(\t\"~\n\x0fRematchResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x10\n\x08table_id\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12+\n\x07\x65xpires\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"2\n\x14HandSeatToBotRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\"(\n\x15HandSeatToBotResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03*R\n\tLogFormat\x12\x1a\n\x16LOG_FORMAT_UNSPECIFIED\x10\x00\x12\x14\n\x10LOG_FORMAT_PROTO\x10\x01\x12\x13\n\x0fLOG_FORMAT_JSON\x10\x02*n\n\x0fTableVisibility\x12 \n\x1cTABLE_VISIBILITY_UNSPECIFIED\x10\x00\x12\x1b\n\x17TABLE_VISIBILITY_PUBLIC\x10\x01\x12\x1c\n\x18TABLE_VISIBILITY_PRIVATE\x10\x02*h\n\rTimeoutAction\x12\x1e\n\x1aTIMEOUT_ACTION_UNSPECIFIED\x10\x00\x12\x1f\n\x1bTIMEOUT_ACTION_DEFAULT_MOVE\x10\x01\x12\x16\n\x12TIMEOUT_ACTION_BOT\x10\x02\x32\xc5\x07\n\x0cTarokService\x12\x35\n\x04Ping\x12\x15.tarok.v1.PingRequest\x1a\x16.tarok.v1.PingResponse\x12M\n\x0cListVariants\x12\x1d.tarok.v1.ListVariantsRequest\x1a\x1e.tarok.v1.ListVariantsResponse\x12J\n\x0b\x43reateTable\x12\x1c.tarok.v1.CreateTableRequest\x1a\x1d.tarok.v1.CreateTableResponse\x12\x44\n\tJoinTable\x12\x1a.tarok.v1.JoinTableRequest\x1a\x1b.tarok.v1.JoinTableResponse\x12M\n\x0cGetTableView\x12\x1d.tarok.v1.GetTableViewRequest\x1a\x1e.tarok.v1.GetTableViewResponse\x12G\n\nSubmitMove\x12\x1b.tarok.v1.SubmitMoveRequest\x1a\x1c.tarok.v1.SubmitMoveResponse\x12I\n\nWatchTable\x12\x1b.tarok.v1.WatchTableRequest\x1a\x1c.tarok.v1.WatchTableResponse0\x01\x12J\n\x0bGetTableLog\x12\x1c.tarok.v1.GetTableLogRequest\x1a\x1d.tarok.v1.GetTableLogResponse\x12G\n\nListTables\x12\x1b.tarok.v1.ListTablesRequest\x1a\x1c.tarok.v1.ListTablesResponse\x12G\n\nLeaveTable\x12\x1b.tarok.v1.LeaveTableRequest\x1a\x1c.tarok.v1.LeaveTableResponse\x12J\n\x0bRejoinTable\x12\x1c.tarok.v1.RejoinTableRequest\x1a\x1d.tarok.v1.RejoinTableResponse\x12>\n\x07Rematch\x12\x18.tarok.v1.RematchRequest\x1a\x19.tarok.v1.RematchResponse\x12P\n\rHandSeatToBot\x12\x1e.tarok.v1.HandSeatToBotRequest\x1a\x1f.tarok.v1.HandSeatToBotResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,44 +41,78 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._loaded_options = None
   _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_LOGFORMAT']._serialized_start=1874
-  _globals['_LOGFORMAT']._serialized_end=1956
-  _globals['_PINGREQUEST']._serialized_start=213
-  _globals['_PINGREQUEST']._serialized_end=243
-  _globals['_PINGRESPONSE']._serialized_start=245
-  _globals['_PINGRESPONSE']._serialized_end=276
-  _globals['_LISTVARIANTSREQUEST']._serialized_start=278
-  _globals['_LISTVARIANTSREQUEST']._serialized_end=315
-  _globals['_LISTVARIANTSRESPONSE']._serialized_start=317
-  _globals['_LISTVARIANTSRESPONSE']._serialized_end=380
-  _globals['_CREATETABLEREQUEST']._serialized_start=383
-  _globals['_CREATETABLEREQUEST']._serialized_end=598
-  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_start=552
-  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_end=598
-  _globals['_CREATETABLERESPONSE']._serialized_start=600
-  _globals['_CREATETABLERESPONSE']._serialized_end=656
-  _globals['_JOINTABLEREQUEST']._serialized_start=659
-  _globals['_JOINTABLEREQUEST']._serialized_end=792
-  _globals['_JOINTABLERESPONSE']._serialized_start=795
-  _globals['_JOINTABLERESPONSE']._serialized_end=937
-  _globals['_GETTABLEVIEWREQUEST']._serialized_start=939
-  _globals['_GETTABLEVIEWREQUEST']._serialized_end=991
-  _globals['_GETTABLEVIEWRESPONSE']._serialized_start=993
-  _globals['_GETTABLEVIEWRESPONSE']._serialized_end=1050
-  _globals['_SUBMITMOVEREQUEST']._serialized_start=1053
-  _globals['_SUBMITMOVEREQUEST']._serialized_end=1238
-  _globals['_SUBMITMOVERESPONSE']._serialized_start=1241
-  _globals['_SUBMITMOVERESPONSE']._serialized_end=1418
-  _globals['_WATCHTABLEREQUEST']._serialized_start=1420
-  _globals['_WATCHTABLEREQUEST']._serialized_end=1512
-  _globals['_HEARTBEAT']._serialized_start=1514
-  _globals['_HEARTBEAT']._serialized_end=1584
-  _globals['_WATCHTABLERESPONSE']._serialized_start=1587
-  _globals['_WATCHTABLERESPONSE']._serialized_end=1728
-  _globals['_GETTABLELOGREQUEST']._serialized_start=1730
-  _globals['_GETTABLELOGREQUEST']._serialized_end=1802
-  _globals['_GETTABLELOGRESPONSE']._serialized_start=1804
-  _globals['_GETTABLELOGRESPONSE']._serialized_end=1872
-  _globals['_TAROKSERVICE']._serialized_start=1959
-  _globals['_TAROKSERVICE']._serialized_end=2556
+  _globals['_TABLESUMMARY_OPTIONSENTRY']._loaded_options = None
+  _globals['_TABLESUMMARY_OPTIONSENTRY']._serialized_options = b'8\001'
+  _globals['_LOGFORMAT']._serialized_start=3330
+  _globals['_LOGFORMAT']._serialized_end=3412
+  _globals['_TABLEVISIBILITY']._serialized_start=3414
+  _globals['_TABLEVISIBILITY']._serialized_end=3524
+  _globals['_TIMEOUTACTION']._serialized_start=3526
+  _globals['_TIMEOUTACTION']._serialized_end=3630
+  _globals['_PINGREQUEST']._serialized_start=245
+  _globals['_PINGREQUEST']._serialized_end=275
+  _globals['_PINGRESPONSE']._serialized_start=277
+  _globals['_PINGRESPONSE']._serialized_end=308
+  _globals['_LISTVARIANTSREQUEST']._serialized_start=310
+  _globals['_LISTVARIANTSREQUEST']._serialized_end=347
+  _globals['_LISTVARIANTSRESPONSE']._serialized_start=349
+  _globals['_LISTVARIANTSRESPONSE']._serialized_end=412
+  _globals['_CREATETABLEREQUEST']._serialized_start=415
+  _globals['_CREATETABLEREQUEST']._serialized_end=847
+  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_start=801
+  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_end=847
+  _globals['_CREATETABLERESPONSE']._serialized_start=849
+  _globals['_CREATETABLERESPONSE']._serialized_end=905
+  _globals['_JOINTABLEREQUEST']._serialized_start=908
+  _globals['_JOINTABLEREQUEST']._serialized_end=1041
+  _globals['_JOINTABLERESPONSE']._serialized_start=1044
+  _globals['_JOINTABLERESPONSE']._serialized_end=1186
+  _globals['_GETTABLEVIEWREQUEST']._serialized_start=1188
+  _globals['_GETTABLEVIEWREQUEST']._serialized_end=1240
+  _globals['_GETTABLEVIEWRESPONSE']._serialized_start=1242
+  _globals['_GETTABLEVIEWRESPONSE']._serialized_end=1299
+  _globals['_SUBMITMOVEREQUEST']._serialized_start=1302
+  _globals['_SUBMITMOVEREQUEST']._serialized_end=1487
+  _globals['_SUBMITMOVERESPONSE']._serialized_start=1490
+  _globals['_SUBMITMOVERESPONSE']._serialized_end=1667
+  _globals['_WATCHTABLEREQUEST']._serialized_start=1669
+  _globals['_WATCHTABLEREQUEST']._serialized_end=1761
+  _globals['_HEARTBEAT']._serialized_start=1763
+  _globals['_HEARTBEAT']._serialized_end=1833
+  _globals['_WATCHTABLERESPONSE']._serialized_start=1836
+  _globals['_WATCHTABLERESPONSE']._serialized_end=1977
+  _globals['_GETTABLELOGREQUEST']._serialized_start=1979
+  _globals['_GETTABLELOGREQUEST']._serialized_end=2051
+  _globals['_GETTABLELOGRESPONSE']._serialized_start=2053
+  _globals['_GETTABLELOGRESPONSE']._serialized_end=2121
+  _globals['_BOTSEAT']._serialized_start=2123
+  _globals['_BOTSEAT']._serialized_end=2159
+  _globals['_LISTTABLESREQUEST']._serialized_start=2161
+  _globals['_LISTTABLESREQUEST']._serialized_end=2235
+  _globals['_LOBBYSEAT']._serialized_start=2237
+  _globals['_LOBBYSEAT']._serialized_end=2303
+  _globals['_TABLESUMMARY']._serialized_start=2306
+  _globals['_TABLESUMMARY']._serialized_end=2727
+  _globals['_TABLESUMMARY_OPTIONSENTRY']._serialized_start=801
+  _globals['_TABLESUMMARY_OPTIONSENTRY']._serialized_end=847
+  _globals['_LISTTABLESRESPONSE']._serialized_start=2729
+  _globals['_LISTTABLESRESPONSE']._serialized_end=2814
+  _globals['_LEAVETABLEREQUEST']._serialized_start=2816
+  _globals['_LEAVETABLEREQUEST']._serialized_end=2850
+  _globals['_LEAVETABLERESPONSE']._serialized_start=2852
+  _globals['_LEAVETABLERESPONSE']._serialized_end=2889
+  _globals['_REJOINTABLEREQUEST']._serialized_start=2891
+  _globals['_REJOINTABLEREQUEST']._serialized_end=2940
+  _globals['_REJOINTABLERESPONSE']._serialized_start=2943
+  _globals['_REJOINTABLERESPONSE']._serialized_end=3073
+  _globals['_REMATCHREQUEST']._serialized_start=3075
+  _globals['_REMATCHREQUEST']._serialized_end=3106
+  _globals['_REMATCHRESPONSE']._serialized_start=3108
+  _globals['_REMATCHRESPONSE']._serialized_end=3234
+  _globals['_HANDSEATTOBOTREQUEST']._serialized_start=3236
+  _globals['_HANDSEATTOBOTREQUEST']._serialized_end=3286
+  _globals['_HANDSEATTOBOTRESPONSE']._serialized_start=3288
+  _globals['_HANDSEATTOBOTRESPONSE']._serialized_end=3328
+  _globals['_TAROKSERVICE']._serialized_start=3633
+  _globals['_TAROKSERVICE']._serialized_end=4598
 # @@protoc_insertion_point(module_scope)

@@ -77,6 +77,31 @@ class TarokServiceStub:
                 request_serializer=tarok_dot_v1_dot_tarok__service__pb2.GetTableLogRequest.SerializeToString,
                 response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.GetTableLogResponse.FromString,
                 _registered_method=True)
+        self.ListTables = channel.unary_unary(
+                '/tarok.v1.TarokService/ListTables',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.FromString,
+                _registered_method=True)
+        self.LeaveTable = channel.unary_unary(
+                '/tarok.v1.TarokService/LeaveTable',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableResponse.FromString,
+                _registered_method=True)
+        self.RejoinTable = channel.unary_unary(
+                '/tarok.v1.TarokService/RejoinTable',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.FromString,
+                _registered_method=True)
+        self.Rematch = channel.unary_unary(
+                '/tarok.v1.TarokService/Rematch',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.FromString,
+                _registered_method=True)
+        self.HandSeatToBot = channel.unary_unary(
+                '/tarok.v1.TarokService/HandSeatToBot',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotResponse.FromString,
+                _registered_method=True)
 
 
 class TarokServiceServicer:
@@ -141,6 +166,43 @@ class TarokServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTables(self, request, context):
+        """The lobby: public tables, oldest first, filtered and paged (AIP-132).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LeaveTable(self, request, context):
+        """Give up a seat before play starts: the seat is freed, and the token can take it back.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RejoinTable(self, request, context):
+        """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+        took it on a timeout): a fresh token; the old one stops working.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Rematch(self, request, context):
+        """After a finished match: a new table with the same options and bots (one per finished
+        table, whoever asks first creates it), and the caller's seat at it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def HandSeatToBot(self, request, context):
+        """During play, let a built-in bot play the token's seat (RejoinTable takes it back).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TarokServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -183,6 +245,31 @@ def add_TarokServiceServicer_to_server(servicer, server):
                     servicer.GetTableLog,
                     request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.GetTableLogRequest.FromString,
                     response_serializer=tarok_dot_v1_dot_tarok__service__pb2.GetTableLogResponse.SerializeToString,
+            ),
+            'ListTables': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTables,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.SerializeToString,
+            ),
+            'LeaveTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveTable,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableResponse.SerializeToString,
+            ),
+            'RejoinTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.RejoinTable,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.SerializeToString,
+            ),
+            'Rematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.SerializeToString,
+            ),
+            'HandSeatToBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.HandSeatToBot,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -404,6 +491,141 @@ class TarokService:
             '/tarok.v1.TarokService/GetTableLog',
             tarok_dot_v1_dot_tarok__service__pb2.GetTableLogRequest.SerializeToString,
             tarok_dot_v1_dot_tarok__service__pb2.GetTableLogResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/ListTables',
+            tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/LeaveTable',
+            tarok_dot_v1_dot_tarok__service__pb2.LeaveTableRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.LeaveTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RejoinTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/RejoinTable',
+            tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/Rematch',
+            tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def HandSeatToBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/HandSeatToBot',
+            tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -52,6 +52,20 @@ class TarokServiceStub:
     """A full view, then every event the viewer may see, live, with heartbeats."""
     GetTableLog: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableLogRequest, _tarok_service_pb2.GetTableLogResponse]
     """The table's log: filtered for the viewer during play, complete once finished."""
+    ListTables: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]
+    """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
+    LeaveTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.LeaveTableRequest, _tarok_service_pb2.LeaveTableResponse]
+    """Give up a seat before play starts: the seat is freed, and the token can take it back."""
+    RejoinTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.RejoinTableRequest, _tarok_service_pb2.RejoinTableResponse]
+    """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+    took it on a timeout): a fresh token; the old one stops working.
+    """
+    Rematch: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.RematchRequest, _tarok_service_pb2.RematchResponse]
+    """After a finished match: a new table with the same options and bots (one per finished
+    table, whoever asks first creates it), and the caller's seat at it.
+    """
+    HandSeatToBot: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.HandSeatToBotRequest, _tarok_service_pb2.HandSeatToBotResponse]
+    """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
 
 @_typing.type_check_only
 class TarokServiceAsyncStub(TarokServiceStub):
@@ -77,6 +91,20 @@ class TarokServiceAsyncStub(TarokServiceStub):
     """A full view, then every event the viewer may see, live, with heartbeats."""
     GetTableLog: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableLogRequest, _tarok_service_pb2.GetTableLogResponse]  # type: ignore[assignment]
     """The table's log: filtered for the viewer during play, complete once finished."""
+    ListTables: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]  # type: ignore[assignment]
+    """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
+    LeaveTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.LeaveTableRequest, _tarok_service_pb2.LeaveTableResponse]  # type: ignore[assignment]
+    """Give up a seat before play starts: the seat is freed, and the token can take it back."""
+    RejoinTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.RejoinTableRequest, _tarok_service_pb2.RejoinTableResponse]  # type: ignore[assignment]
+    """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+    took it on a timeout): a fresh token; the old one stops working.
+    """
+    Rematch: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.RematchRequest, _tarok_service_pb2.RematchResponse]  # type: ignore[assignment]
+    """After a finished match: a new table with the same options and bots (one per finished
+    table, whoever asks first creates it), and the caller's seat at it.
+    """
+    HandSeatToBot: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.HandSeatToBotRequest, _tarok_service_pb2.HandSeatToBotResponse]  # type: ignore[assignment]
+    """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
 
 class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
     """The tarok game server: rules-authoritative tables played over gRPC.
@@ -147,5 +175,49 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.GetTableLogResponse, _abc.Awaitable[_tarok_service_pb2.GetTableLogResponse]]:
         """The table's log: filtered for the viewer during play, complete once finished."""
+
+    @_abc_1.abstractmethod
+    def ListTables(
+        self,
+        request: _tarok_service_pb2.ListTablesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.ListTablesResponse, _abc.Awaitable[_tarok_service_pb2.ListTablesResponse]]:
+        """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
+
+    @_abc_1.abstractmethod
+    def LeaveTable(
+        self,
+        request: _tarok_service_pb2.LeaveTableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.LeaveTableResponse, _abc.Awaitable[_tarok_service_pb2.LeaveTableResponse]]:
+        """Give up a seat before play starts: the seat is freed, and the token can take it back."""
+
+    @_abc_1.abstractmethod
+    def RejoinTable(
+        self,
+        request: _tarok_service_pb2.RejoinTableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.RejoinTableResponse, _abc.Awaitable[_tarok_service_pb2.RejoinTableResponse]]:
+        """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+        took it on a timeout): a fresh token; the old one stops working.
+        """
+
+    @_abc_1.abstractmethod
+    def Rematch(
+        self,
+        request: _tarok_service_pb2.RematchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.RematchResponse, _abc.Awaitable[_tarok_service_pb2.RematchResponse]]:
+        """After a finished match: a new table with the same options and bots (one per finished
+        table, whoever asks first creates it), and the caller's seat at it.
+        """
+
+    @_abc_1.abstractmethod
+    def HandSeatToBot(
+        self,
+        request: _tarok_service_pb2.HandSeatToBotRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.HandSeatToBotResponse, _abc.Awaitable[_tarok_service_pb2.HandSeatToBotResponse]]:
+        """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
 
 def add_TarokServiceServicer_to_server(servicer: TarokServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -314,19 +314,23 @@ class SeatInfo(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
     TAKEN_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
     taken: _builtins.bool
+    bot: _builtins.str
+    """The built-in bot the server plays this seat with, if any."""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         name: _builtins.str = ...,
         taken: _builtins.bool = ...,
+        bot: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "seat", b"seat", "taken", b"taken"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "name", b"name", "seat", b"seat", "taken", b"taken"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -378,6 +382,8 @@ class TableView(_message.Message):
     DEAL_COMMITMENT_FIELD_NUMBER: _builtins.int
     SERVER_TIME_FIELD_NUMBER: _builtins.int
     LOCALE_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    REMATCH_OF_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     version: _builtins.int
     """Number of the last event in the table's log."""
@@ -397,6 +403,10 @@ class TableView(_message.Message):
     """The commitment of the current deal (HandDealt.commitment); empty before the first deal."""
     locale: _builtins.str
     """The locale the labels are rendered in ("en", "sl", "cs", "de", "it")."""
+    display_name: _builtins.str
+    """The table's name in the lobby."""
+    rematch_of: _builtins.str
+    """The finished table this one is a rematch of, if any."""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatInfo]: ...
     @_builtins.property
@@ -448,10 +458,12 @@ class TableView(_message.Message):
         deal_commitment: _builtins.bytes = ...,
         server_time: _timestamp_pb2.Timestamp | None = ...,
         locale: _builtins.str = ...,
+        display_name: _builtins.str = ...,
+        rematch_of: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "hand", b"hand", "last_result", b"last_result", "seat", b"seat", "server_time", b"server_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_commitment", b"deal_commitment", "deal_number", b"deal_number", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "locale", b"locale", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "seat", b"seat", "seats", b"seats", "server_time", b"server_time", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_commitment", b"deal_commitment", "deal_number", b"deal_number", "display_name", b"display_name", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "locale", b"locale", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "rematch_of", b"rematch_of", "seat", b"seat", "seats", b"seats", "server_time", b"server_time", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
