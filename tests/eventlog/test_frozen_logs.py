@@ -1,0 +1,44 @@
+"""Logs recorded in an earlier format keep replaying to the totals they were recorded with."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tarok_service.server.cache import apply_stored
+from tarok_service.server.table import FINISHED
+
+from .frozen import load, paths
+
+
+def test_every_variant_and_player_count_is_frozen() -> None:
+    logs = [load(p) for p in paths()]
+    covered = {(log.variant, log.players) for log in logs}
+    assert covered >= {
+        ("slovenian", 3),
+        ("slovenian", 4),
+        ("double_tarok", 4),
+        ("double_tarok", 6),
+        ("double_tarok", 8),
+        ("tarocco_bolognese", 4),
+        ("taroky", 4),
+        ("zwanzigerrufen", 4),
+    }
+
+
+@pytest.mark.parametrize("path", paths(), ids=lambda p: p.stem)
+def test_frozen_log_replays_to_its_totals(path: Path) -> None:
+    log = load(path)
+    table, start, seen = None, 0, []
+    for end, item in enumerate(log.stored, start=1):
+        if item.type.endswith("HandScored"):
+            table = apply_stored(table, item.table_id, log.stored[start:end])
+            assert table is not None
+            seen.append(list(table.match.totals))
+            start = end
+    table = apply_stored(table, log.stored[0].table_id, log.stored[start:])
+    assert table is not None
+    assert seen == log.hand_totals
+    assert table.status == FINISHED
+    assert list(table.match.totals) == log.final_totals
