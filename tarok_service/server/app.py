@@ -135,7 +135,7 @@ class TarokApp:
         """The answer to a repeated JoinTable request: a token for the seat it took."""
         stored = await self.ctx.store.read(table_id, seq - 1, 1)
         payload = events.decode(stored[0])
-        if stored[0].type != events.PLAYER_SEATED:
+        if events.name_of(stored[0]) != events.PLAYER_SEATED:
             raise e.invalid("request_id", "request_id was already used for another request")
         table = await self.ctx.cache.load(table_id)
         return self._joined(table, payload.seat)  # type: ignore[union-attr]

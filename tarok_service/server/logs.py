@@ -47,7 +47,7 @@ async def get_log(ctx: Context, request: svc.GetTableLogRequest) -> svc.GetTable
     stored = await ctx.store.read(claim.table_id, 0)
     if not stored:
         raise e.not_found(claim.table_id)
-    complete = stored[-1].type == events.TABLE_CLOSED and await _unsealed(ctx, stored[0])
+    complete = events.name_of(stored[-1]) == events.TABLE_CLOSED and await _unsealed(ctx, stored[0])
     follower = Follower(claim.table_id, claim.seat)
     log = ev.TableLog(
         table_id=claim.table_id,

@@ -13,7 +13,7 @@ from tarok_proto.tarok.v1 import views_pb2
 
 from ..engine.moves import Move
 from ..engine.state import HandState
-from . import codec
+from . import codec, recorded
 from .events import Payload, timestamp
 from .table import FINISHED, PLAYING, SEATING, TableState
 
@@ -50,6 +50,8 @@ def table_view(table: TableState, seat: int | None) -> views_pb2.TableView:
         msg.hand.CopyFrom(codec.hand_view_msg(table.variant, table.deck, table.hand, view))
     if table.last_result is not None:
         msg.last_result.CopyFrom(codec.result_msg(table.last_result))
+        if table.last_settled is not None:
+            msg.last_result.settled.CopyFrom(recorded.settlement_msg(table.last_settled))
     if table.deadline is not None:
         msg.deadline.CopyFrom(timestamp(table.deadline))
     msg.options.update({k: codec.option_text(v) for k, v in table.rules.options.items()})

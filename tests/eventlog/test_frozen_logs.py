@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from tarok_service.server import events
 from tarok_service.server.cache import apply_stored
+from tarok_service.server.recorded import explains
 from tarok_service.server.table import FINISHED
 
 from .frozen import load, paths
@@ -31,14 +33,18 @@ def test_every_variant_and_player_count_is_frozen() -> None:
 def test_frozen_log_replays_to_its_totals(path: Path) -> None:
     log = load(path)
     table, start, seen = None, 0, []
+    before: tuple[int, ...] = (0,) * log.players
     for end, item in enumerate(log.stored, start=1):
-        if item.type.endswith("HandScored"):
+        if events.name_of(item) == events.HAND_SCORED:
             table = apply_stored(table, item.table_id, log.stored[start:end])
-            assert table is not None
-            seen.append(list(table.match.totals))
+            assert table is not None and table.last_settled is not None
+            assert explains(table.last_settled, before, table.match.totals)
+            before = table.match.totals
+            seen.append(list(before))
             start = end
     table = apply_stored(table, log.stored[0].table_id, log.stored[start:])
-    assert table is not None
+    assert table is not None and table.match.settled is not None
+    assert explains(table.match.settled, before, table.match.totals)
     assert seen == log.hand_totals
     assert table.status == FINISHED
     assert list(table.match.totals) == log.final_totals

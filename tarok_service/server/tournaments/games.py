@@ -128,7 +128,7 @@ async def game_result(ctx: Context, table: TableState) -> tm.GameResult:
     """A finished table's result: the running totals of its last HandScored (before the
     end-of-match adjustments), the last hand's declarer side, and the timeouts per seat."""
     stored = await ctx.store.read(table.table_id, 0)
-    scored = [events.decode(s) for s in stored if s.type == events.HAND_SCORED]
+    scored = [events.decode(s) for s in stored if events.name_of(s) == events.HAND_SCORED]
     last = scored[-1]
     assert isinstance(last, ev.HandScored)
     result = last.result
