@@ -94,7 +94,7 @@ class TarokApp:
             except VersionConflict:
                 table = await self.ctx.cache.load(table.table_id)
                 continue
-            self.ctx.cache.put(batch.table)
+            await self.ctx.cache.appended(table.version, batch.table)
             self.ctx.metrics.appended(table.variant.id, batch.payloads)
             return self._joined(batch.table, seat)
         raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")

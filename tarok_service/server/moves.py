@@ -57,7 +57,7 @@ async def submit_move(ctx: Context, request: svc.SubmitMoveRequest) -> svc.Submi
             table, fresh = await ctx.cache.load(table_id), True
             continue
         assert version == batch.table.version
-        ctx.cache.put(batch.table)
+        await ctx.cache.appended(table.version, batch.table)
         ctx.metrics.appended(table.variant.id, batch.payloads)
         return answer(batch.table, batch.payloads, move)
     raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")

@@ -18,7 +18,7 @@ from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.state import HandState
 from ..engine.variant import Variant, find_variant
-from . import codec, events, recorded
+from . import checkpoint, codec, events, recorded
 from . import errors as e
 
 SEATING, PLAYING, FINISHED = "seating", "playing", "finished"
@@ -48,6 +48,7 @@ class TableState:
     tournament_id: str = ""
     rules_version: int = 0  # the rules version the table was created under
     last_settled: Settlement | None = None  # what the last scored hand credited, line by line
+    checkpoint: ev.TableSnapshot | None = None  # the snapshot after the latest HandScored
 
     @property
     def rules_current(self) -> bool:
@@ -87,6 +88,7 @@ class TableState:
             self.tournament_id,
             self.rules_version,
             self.last_settled,
+            self.checkpoint,
         )
 
 
@@ -234,13 +236,15 @@ def _scored(table: TableState, version: int, payload: ev.HandScored) -> TableSta
         payload.pot,
     ):
         raise e.ReplayMismatch(table.table_id, version, "running totals")
-    return replace(
-        table,
-        version=version,
-        match=match,
-        last_result=result,
-        hand_done=True,
-        last_settled=match.settled,
+    return _checkpointed(
+        replace(
+            table,
+            version=version,
+            match=match,
+            last_result=result,
+            hand_done=True,
+            last_settled=match.settled,
+        )
     )
 
 
@@ -262,14 +266,20 @@ def _scored_as_recorded(table: TableState, version: int, payload: ev.HandScored)
         radelci=tuple(payload.radelci),
         pot=payload.pot,
     )
-    return replace(
-        table,
-        version=version,
-        match=match,
-        last_result=result,
-        hand_done=True,
-        last_settled=settled,
+    return _checkpointed(
+        replace(
+            table,
+            version=version,
+            match=match,
+            last_result=result,
+            hand_done=True,
+            last_settled=settled,
+        )
     )
+
+
+def _checkpointed(table: TableState) -> TableState:
+    return replace(table, checkpoint=checkpoint.snapshot_of(table))
 
 
 def closed_payload(match: MatchState) -> ev.TableClosed:

@@ -44,7 +44,22 @@ _SCHEMA = (
     )""",
     f"""CREATE UNIQUE INDEX IF NOT EXISTS {REQUEST_INDEX}
         ON events (table_id, request_id) WHERE request_id IS NOT NULL""",
+    """CREATE TABLE IF NOT EXISTS snapshots (
+        table_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        payload BYTEA NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    )""",
 )
+_SAVE_SNAPSHOT = (
+    "INSERT INTO snapshots (table_id, seq, payload) VALUES (%s, %s, %s)"
+    " ON CONFLICT (table_id, seq) DO UPDATE SET payload = EXCLUDED.payload"
+)
+_LATEST_SNAPSHOT = (
+    "SELECT seq, payload FROM snapshots WHERE table_id = %s AND seq <= %s"
+    " ORDER BY seq DESC LIMIT 1"
+)
+_NO_BOUND = 2**62
 _VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s"
 _FIND = "SELECT seq FROM events WHERE table_id = %s AND request_id = %s"
 # Check, insert and notify in ONE statement (one round trip, its own transaction in autocommit):
@@ -197,6 +212,21 @@ class PostgresEventStore:
             lambda: self.version(table_id),
             recheck=self._recheck,
         )
+
+    async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
+        """Keep a snapshot beside the log; see `EventStore.save_snapshot`."""
+        async with self._db().connection() as conn:
+            await conn.execute(_SAVE_SNAPSHOT, (table_id, seq, payload))
+
+    async def latest_snapshot(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[int, bytes] | None:
+        """The latest snapshot at or before `at_most`; see `EventStore.latest_snapshot`."""
+        bound = _NO_BOUND if at_most is None else at_most
+        async with self._db().connection() as conn:
+            cur = await conn.execute(_LATEST_SNAPSHOT, (table_id, bound))
+            row = await cur.fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
 
     # -- internals ----------------------------------------------------------------------
 

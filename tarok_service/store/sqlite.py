@@ -35,6 +35,7 @@ from .base import (
 T = TypeVar("T")
 
 MEMORY = ":memory:"
+_NO_BOUND = 2**62
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS events (
@@ -48,6 +49,17 @@ _SCHEMA = (
     ) WITHOUT ROWID""",
     """CREATE UNIQUE INDEX IF NOT EXISTS events_request_id_key
         ON events (table_id, request_id) WHERE request_id IS NOT NULL""",
+    """CREATE TABLE IF NOT EXISTS snapshots (
+        table_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        payload BLOB NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    ) WITHOUT ROWID""",
+)
+_SAVE_SNAPSHOT = "INSERT OR REPLACE INTO snapshots (table_id, seq, payload) VALUES (?, ?, ?)"
+_LATEST_SNAPSHOT = (
+    "SELECT seq, payload FROM snapshots WHERE table_id = ? AND seq <= ?"
+    " ORDER BY seq DESC LIMIT 1"
 )
 _VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?"
 _FIND = "SELECT seq FROM events WHERE table_id = ? AND request_id = ?"
@@ -177,6 +189,20 @@ class SqliteEventStore:
         return await wait_for_version(
             self._signals, table_id, after, timeout, lambda: self.version(table_id)
         )
+
+    async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
+        """Keep a snapshot beside the log; see `EventStore.save_snapshot`."""
+        await self._run(lambda: self._db().execute(_SAVE_SNAPSHOT, (table_id, seq, payload)))
+
+    async def latest_snapshot(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[int, bytes] | None:
+        """The latest snapshot at or before `at_most`; see `EventStore.latest_snapshot`."""
+        bound = _NO_BOUND if at_most is None else at_most
+        row = await self._run(
+            lambda: self._db().execute(_LATEST_SNAPSHOT, (table_id, bound)).fetchone()
+        )
+        return None if row is None else (int(row[0]), bytes(row[1]))
 
     # -- worker thread side -------------------------------------------------------------
 

@@ -500,3 +500,25 @@ def test_postgres_listener_survives_a_dropped_connection(postgres_dsn: str) -> N
             assert await asyncio.wait_for(later, 3) == 3
 
     run(body)
+
+
+# -- snapshots beside the log -------------------------------------------------------------
+
+
+def test_snapshots_latest_at_or_before_a_seq(backend: Backend) -> None:
+    async def body() -> None:
+        t, other = new_table(), new_table()
+        async with opened(backend.make()) as s:
+            assert await s.latest_snapshot(t) is None
+            await s.save_snapshot(t, 5, b"five")
+            await s.save_snapshot(t, 12, b"twelve")
+            await s.save_snapshot(other, 40, b"other")
+            assert await s.latest_snapshot(t) == (12, b"twelve")
+            assert await s.latest_snapshot(t, at_most=11) == (5, b"five")
+            assert await s.latest_snapshot(t, at_most=12) == (12, b"twelve")
+            assert await s.latest_snapshot(t, at_most=4) is None
+            await s.save_snapshot(t, 12, b"again")  # the same seq is replaced
+            assert await s.latest_snapshot(t) == (12, b"again")
+            assert await s.read(t) == []  # snapshots are not events
+
+    run(body)

@@ -60,7 +60,7 @@ async def create_table(ctx: Context, state: TournamentState, game: Game) -> Tabl
         await ctx.store.append(table_id, 0, events.encode(batch.payloads), now)
     except VersionConflict:
         return await ctx.cache.load(table_id)
-    ctx.cache.put(batch.table)
+    await ctx.cache.appended(0, batch.table)
     ctx.metrics.table_created(state.spec.variant)
     ctx.metrics.appended(state.spec.variant, batch.payloads)
     return batch.table
@@ -119,7 +119,7 @@ async def append(ctx: Context, table: TableState, batch: Batch) -> TableState | 
         )
     except VersionConflict:
         return None
-    ctx.cache.put(batch.table)
+    await ctx.cache.appended(table.version, batch.table)
     ctx.metrics.appended(table.variant.id, batch.payloads)
     return batch.table
 
