@@ -23,7 +23,9 @@ from .table import FINISHED, TableState, fold, fold_all
 
 logger = structlog.get_logger("tarok.cache")
 
-INLINE_EVENTS = 64  # fold at most this many events on the event loop; more go to a thread
+# Fold at most this many events on the event loop (well under a millisecond: less than the
+# hop to a worker thread costs); a longer replay runs on a worker thread.
+INLINE_EVENTS = 64
 
 
 class TableCache:
@@ -87,23 +89,26 @@ class TableCache:
 
     async def _load_cold(self, table_id: str) -> tuple[TableState, int]:
         """(table, events folded): from the latest usable snapshot, else the whole log."""
-        first = await self._store.read(table_id, 0, 1)
+        first, found = await asyncio.gather(
+            self._store.read(table_id, 0, 1), self._store.latest_snapshot(table_id)
+        )
         if not first or events.name_of(first[0]) != events.TABLE_CREATED:
             raise e.not_found(table_id)
-        at_most: int | None = None
         for _ in range(2):  # the latest snapshot, or the one before it for a finished table
-            found = await self._store.latest_snapshot(table_id, at_most)
             if found is None:
                 break
             seq, data = found
             rest = await self._store.read(table_id, seq - 1)
             if any(events.name_of(item) == events.HAND_DEALT for item in rest):
-                table = await asyncio.to_thread(_from_snapshot, first[0], data, rest)
+                if len(rest) > INLINE_EVENTS:
+                    table = await asyncio.to_thread(_from_snapshot, first[0], data, rest)
+                else:
+                    table = _from_snapshot(first[0], data, rest)
                 if table is not None:
                     return table, len(rest)
                 logger.warning("snapshot unusable, replaying the log", table=table_id, seq=seq)
                 break
-            at_most = seq - 1
+            found = await self._store.latest_snapshot(table_id, seq - 1)
         stored = await self._store.read(table_id, 0)
         table = await _fold(None, table_id, stored)
         if table.checkpoint is not None and table.status != FINISHED:

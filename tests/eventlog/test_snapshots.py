@@ -212,6 +212,7 @@ def test_cold_loads_replay_on_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -
         try:
             table = await play(store, "slovenian", 4, 3, 14, 10**6)
             monkeypatch.setattr(cache_module, "apply_stored", spy)
+            monkeypatch.setattr(cache_module, "INLINE_EVENTS", 0)
             monkeypatch.setattr(checkpoint, "restore", _on_thread(checkpoint.restore, threads))
             copy = "old-table"
             old = [NewEvent(s.type, s.payload) for s in await store.read(table.table_id)]
