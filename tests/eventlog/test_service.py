@@ -8,7 +8,9 @@ from pathlib import Path
 import grpc
 from tarok_proto.tarok.v1 import results_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tournament_service_pb2 as tsvc
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
+from tarok_proto.tarok.v1.tournament_service_pb2_grpc import TournamentServiceStub
 
 from tarok_service.store import NewEvent, SqliteEventStore
 
@@ -82,6 +84,23 @@ def test_the_id_of_another_stream_is_not_a_table(tmp_path: Path) -> None:
                 lambda t=table_id: running.stub.JoinTable(svc.JoinTableRequest(table_id=t)),  # type: ignore[misc]
                 grpc.StatusCode.NOT_FOUND,
                 "TABLE_NOT_FOUND",
+            )
+    finally:
+        running.stop()
+
+
+def test_a_table_id_is_not_a_tournament() -> None:
+    running = ServerThread(config())
+    try:
+        table_id, _ = new_table(running.stub)
+        tournaments = TournamentServiceStub(running.channel)
+        for tournament_id in (table_id, "tournaments", "ratings.slovenian"):
+            expect_error(
+                lambda t=tournament_id: tournaments.GetTournament(  # type: ignore[misc]
+                    tsvc.GetTournamentRequest(tournament_id=t)
+                ),
+                grpc.StatusCode.NOT_FOUND,
+                "TOURNAMENT_NOT_FOUND",
             )
     finally:
         running.stop()
