@@ -2,7 +2,9 @@
 
 Run once per log format, never to refresh an existing file: the files under
 `tests/data/logs/` are the format of their day, and `test_frozen_logs.py` keeps replaying
-them forever. An existing file is never overwritten.
+them forever. An existing file is never overwritten. The logs of the first format (short
+type names, no settlements) are in `tests/data/logs/` itself; each later format gets its own
+directory, named in FORMAT: raise it when the log format changes, and run
 
     .venv/bin/python -m tests.eventlog.freeze
 """
@@ -25,6 +27,7 @@ from tarok_service.server import commands, events
 from tarok_service.server.table import PLAYING, TableState, fold
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"
+FORMAT = "schema2"  # full type names with versions; HandScored and TableClosed version 2
 
 
 @dataclass(frozen=True)
@@ -105,9 +108,10 @@ def play(spec: Spec) -> dict[str, object]:
 
 
 def main() -> int:
-    LOGS.mkdir(parents=True, exist_ok=True)
+    target = LOGS / FORMAT
+    target.mkdir(parents=True, exist_ok=True)
     for spec in SPECS:
-        path = LOGS / f"{spec.name}.json"
+        path = target / f"{spec.name}.json"
         if path.exists():
             print(f"kept {path.name} (frozen logs are never rewritten)")
             continue

@@ -26,12 +26,19 @@ class FrozenLog:
 
 
 def paths() -> list[Path]:
-    return sorted(LOGS.glob("*.json"))
+    """Every frozen log, of every format (one directory per format after the first)."""
+    return sorted(LOGS.glob("**/*.json"))
+
+
+def log_id(path: Path) -> str:
+    """A test id for a frozen log: its format directory and name."""
+    name = path.relative_to(LOGS).as_posix().removesuffix(".json")
+    return "schema1" if name == "." else name
 
 
 def load(path: Path) -> FrozenLog:
     raw = json.loads(path.read_text())
-    name = str(raw["name"])
+    name = f"{path.parent.name}/{raw['name']}"
     stored = [
         StoredEvent(f"table/{name}", seq, kind, base64.b64decode(data), None, 0.0)
         for seq, (kind, data) in enumerate(raw["events"], start=1)

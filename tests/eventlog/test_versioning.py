@@ -22,7 +22,7 @@ from tarok_service.server.table import FINISHED, TableState
 from tarok_service.store import StoredEvent
 
 from .freeze import Spec, play
-from .frozen import FrozenLog, load, paths
+from .frozen import FrozenLog, load, log_id, paths
 
 
 def replay(log: FrozenLog) -> TableState:
@@ -60,7 +60,7 @@ def patch_results(
         monkeypatch.setattr(cls, "result", result)
 
 
-@pytest.mark.parametrize("path", paths(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", paths(), ids=log_id)
 def test_rewording_score_lines_keeps_the_frozen_logs_replaying(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -92,7 +92,7 @@ def newer_rules(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.mark.usefixtures("newer_rules")
-@pytest.mark.parametrize("path", paths(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", paths(), ids=log_id)
 def test_tables_of_older_rules_replay_with_their_recorded_results(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -171,3 +171,16 @@ def test_an_upcaster_turns_an_old_version_into_the_current_one(
     assert isinstance(current, ev.MoveMade) and current.label == "Play I"
     with pytest.raises(ValueError, match="not readable"):
         events.decode(StoredEvent("t", 1, "tarok.v1.MoveMade@3", old, None, 0.0))
+
+
+def test_a_recorded_settlement_is_checked_on_replay() -> None:
+    log = load(next(p for p in paths() if p.parent.name == "schema2"))
+    stored = list(log.stored)
+    at = next(i for i, s in enumerate(stored) if events.name_of(s) == events.HAND_SCORED)
+    scored = events.decode(stored[at])
+    assert isinstance(scored, ev.HandScored) and scored.result.HasField("settled")
+    line = scored.result.settled.lines[0]
+    line.id = "radelc_double" if line.id != "radelc_double" else "hand_score"
+    stored[at] = replace(stored[at], payload=scored.SerializeToString())
+    with pytest.raises(e.ReplayMismatch, match="settlement"):
+        apply_stored(None, stored[0].table_id, stored)
