@@ -7,9 +7,10 @@ Tables of `--hands` played hands (Slovenian, 4 players) are written to the store
 server writes them (events and snapshots beside them), plus copies of their events without
 snapshots (a table logged before snapshots existed). Then a fresh `tarok serve` subprocess is
 started (a restart: nothing cached) and, per table, the first move is timed (cold) and then
-several more moves of the same hand (warm). Last, a client sends Pings one after another
-while the server cold-loads the tables without snapshots (a full replay each) and the Ping
-latencies seen meanwhile are reported.
+several more moves of the same hand (warm). Then a client sends Pings one after another
+while a restarted server cold-loads every table (from its snapshot; `--rounds` restarts),
+and once more while it cold-loads the copies without snapshots (a full replay each); the
+Ping latencies seen meanwhile are reported.
 
 Targets: cold move <= 2x warm move (median); Ping p99 during cold loads < 20 ms. Each part
 runs against its own freshly started server, so every table is cold in each.
@@ -26,8 +27,10 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import grpc
 
@@ -48,6 +51,7 @@ from tarok_service.store import EventStore, NewEvent, open_store  # noqa: E402
 
 SECRET = b"bench"  # start_server runs `tarok serve` with TAROK_SECRET=bench
 WARM_MOVES = 8
+T = TypeVar("T")
 
 
 def choose(moves: list[Move], rng: random.Random) -> Move:
@@ -195,7 +199,25 @@ async def moves_after_restart(
     }
 
 
-async def pings_during_loads(target: str, table_ids: list[str]) -> dict[str, float]:
+@dataclass
+class Loads:
+    """Cold loads done while Pinging: how many, how long in all, the Ping latencies."""
+
+    loads: int
+    elapsed: float
+    pings: list[float]
+
+    def summary(self) -> dict[str, float]:
+        return {
+            "loads": self.loads,
+            "load_ms_each": self.elapsed / self.loads * 1000,
+            "pings": len(self.pings),
+            "ping_p50_ms": statistics.median(self.pings) * 1000,
+            "ping_p99_ms": p99(self.pings) * 1000,
+        }
+
+
+async def pings_during_loads(target: str, table_ids: list[str]) -> Loads:
     """Pings one after another while the (restarted) server cold-loads `table_ids`."""
     async with grpc.aio.insecure_channel(target) as channel:
         stub: svc_grpc.TarokServiceAsyncStub = svc_grpc.TarokServiceStub(channel)
@@ -203,21 +225,22 @@ async def pings_during_loads(target: str, table_ids: list[str]) -> dict[str, flo
         work = asyncio.ensure_future(cold_views(stub, table_ids))
         started = time.perf_counter()
         during = await ping_during(stub, work)
-        elapsed = time.perf_counter() - started
-    return {
-        "loads": len(table_ids),
-        "load_ms_each": elapsed / len(table_ids) * 1000,
-        "pings": len(during),
-        "ping_p50_ms": statistics.median(during) * 1000,
-        "ping_p99_ms": p99(during) * 1000,
-    }
+        return Loads(len(table_ids), time.perf_counter() - started, during)
 
 
-def restarted(url: str, work: Callable[[str], Awaitable[dict[str, float]]]) -> dict[str, float]:
+def merged(rounds: list[Loads]) -> Loads:
+    return Loads(
+        sum(r.loads for r in rounds),
+        sum(r.elapsed for r in rounds),
+        [x for r in rounds for x in r.pings],
+    )
+
+
+def restarted(url: str, work: Callable[[str], Coroutine[Any, Any, T]]) -> T:
     """Run `work(target)` against a fresh server process (nothing cached)."""
     proc, target = start_server(url)
     try:
-        return asyncio.run(work(target))  # type: ignore[arg-type]
+        return asyncio.run(work(target))
     finally:
         proc.terminate()
         proc.wait(10)
@@ -228,6 +251,9 @@ def main() -> int:
     parser.add_argument("--store", help="store URL (default: a temporary SQLite file)")
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--hands", type=int, default=50)
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="restarts for the Pings during snapshot loads"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -235,15 +261,18 @@ def main() -> int:
         prepared = asyncio.run(prepare(url, args.tables, args.hands))
         with_snapshots = [table.table_id for table, _ in prepared]
         without = [copy for _, copy in prepared]
-        result = {
-            "moves": restarted(url, lambda t: moves_after_restart(t, prepared)),
-            "snapshot_loads": restarted(url, lambda t: pings_during_loads(t, with_snapshots)),
-            "full_replays": restarted(url, lambda t: pings_during_loads(t, without)),
-        }
+        moves = restarted(url, lambda t: moves_after_restart(t, prepared))
+        snap = merged(
+            [
+                restarted(url, lambda t: pings_during_loads(t, with_snapshots))
+                for _ in range(args.rounds)
+            ]
+        ).summary()
+        full = restarted(url, lambda t: pings_during_loads(t, without)).summary()
+    result = {"moves": moves, "snapshot_loads": snap, "full_replays": full}
     if args.json:
         print(json.dumps(result))
         return 0
-    moves, snap, full = result["moves"], result["snapshot_loads"], result["full_replays"]
     print(
         f"{args.tables} tables of {args.hands} hands; first move after a restart "
         f"{moves['cold_move_ms']:.2f} ms vs warm move {moves['warm_move_ms']:.2f} ms "
