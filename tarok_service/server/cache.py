@@ -89,27 +89,28 @@ class TableCache:
 
     async def _load_cold(self, table_id: str) -> tuple[TableState, int]:
         """(table, events folded): from the latest usable snapshot, else the whole log."""
-        first, found = await asyncio.gather(
-            self._store.read(table_id, 0, 1), self._store.latest_snapshot(table_id)
-        )
-        if not first or events.name_of(first[0]) != events.TABLE_CREATED:
+        found, stored = await self._store.read_tail(table_id)
+        if not stored or events.name_of(stored[0]) != events.TABLE_CREATED:
             raise e.not_found(table_id)
+        first = stored[0]
         for _ in range(2):  # the latest snapshot, or the one before it for a finished table
             if found is None:
                 break
             seq, data = found
-            rest = await self._store.read(table_id, seq - 1)
+            rest = [item for item in stored if item.seq >= seq]
             if any(events.name_of(item) == events.HAND_DEALT for item in rest):
                 if len(rest) > INLINE_EVENTS:
-                    table = await asyncio.to_thread(_from_snapshot, first[0], data, rest)
+                    table = await asyncio.to_thread(_from_snapshot, first, data, rest)
                 else:
-                    table = _from_snapshot(first[0], data, rest)
+                    table = _from_snapshot(first, data, rest)
                 if table is not None:
                     return table, len(rest)
                 logger.warning("snapshot unusable, replaying the log", table=table_id, seq=seq)
+                found = None
                 break
-            found = await self._store.latest_snapshot(table_id, seq - 1)
-        stored = await self._store.read(table_id, 0)
+            found, stored = await self._store.read_tail(table_id, seq - 1)
+        if found is not None or stored[-1].seq != len(stored):  # not yet the whole log
+            stored = await self._store.read(table_id, 0)
         table = await _fold(None, table_id, stored)
         if table.checkpoint is not None and table.status != FINISHED:
             await self._save(table_id, table.checkpoint)  # a table logged before snapshots

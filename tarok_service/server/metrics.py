@@ -245,5 +245,10 @@ class MeteredStore:
     ) -> tuple[int, bytes] | None:
         return await self.inner.latest_snapshot(table_id, at_most)
 
+    async def read_tail(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
+        return await self.inner.read_tail(table_id, at_most)
+
     def __getattr__(self, name: str) -> Any:  # backend extras (e.g. `dsn`, `path`)
         return getattr(self.inner, name)

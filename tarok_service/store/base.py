@@ -125,6 +125,14 @@ class EventStore(Protocol):
         """(seq, payload) of the snapshot with the highest seq <= `at_most` (any), or None."""
         ...
 
+    async def read_tail(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
+        """In one go: the `latest_snapshot(table_id, at_most)` and the events a load from it
+        needs, the first event and those from the snapshot's seq on (every event when there
+        is no snapshot), in ascending order."""
+        ...
+
 
 def check_append_args(expected_version: int, events: Sequence[NewEvent]) -> None:
     """Reject append arguments no backend can honour."""

@@ -59,6 +59,16 @@ _LATEST_SNAPSHOT = (
     "SELECT seq, payload FROM snapshots WHERE table_id = %s AND seq <= %s"
     " ORDER BY seq DESC LIMIT 1"
 )
+# The latest snapshot (at most %(m)s) and the events a load from it needs, in one statement.
+_READ_TAIL = """WITH s AS (
+    SELECT seq, payload FROM snapshots WHERE table_id = %(t)s AND seq <= %(m)s
+    ORDER BY seq DESC LIMIT 1
+)
+SELECT (SELECT seq FROM s), (SELECT payload FROM s),
+    e.table_id, e.seq, e.type, e.payload, e.request_id, e.created_at
+FROM events e
+WHERE e.table_id = %(t)s AND (e.seq = 1 OR e.seq >= COALESCE((SELECT seq FROM s), 0))
+ORDER BY e.seq"""
 _NO_BOUND = 2**62
 _VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s"
 _FIND = "SELECT seq FROM events WHERE table_id = %s AND request_id = %s"
@@ -227,6 +237,22 @@ class PostgresEventStore:
             cur = await conn.execute(_LATEST_SNAPSHOT, (table_id, bound))
             row = await cur.fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
+
+    async def read_tail(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
+        """The latest snapshot and the events a load needs; see `EventStore.read_tail`."""
+        bound = _NO_BOUND if at_most is None else at_most
+        async with self._db().connection() as conn:
+            cur = await conn.execute(_READ_TAIL, {"t": table_id, "m": bound})
+            rows = await cur.fetchall()
+        if not rows:
+            return None, []
+        seq, payload = rows[0][0], rows[0][1]
+        found = None if seq is None else (int(seq), bytes(payload))
+        return found, [
+            StoredEvent(t, int(s), ty, bytes(p), r, float(c)) for _, _, t, s, ty, p, r, c in rows
+        ]
 
     # -- internals ----------------------------------------------------------------------
 

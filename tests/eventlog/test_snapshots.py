@@ -23,7 +23,7 @@ from tarok_service.store import NewEvent, SqliteEventStore, StoredEvent
 
 
 class CountingStore(SqliteEventStore):
-    """An in-memory store that counts the events its reads return."""
+    """An in-memory store that counts the events its reads return (all read methods)."""
 
     def __init__(self) -> None:
         super().__init__(":memory:")
@@ -35,6 +35,13 @@ class CountingStore(SqliteEventStore):
         out = await super().read(table_id, after, limit)
         self.events_read += len(out)
         return out
+
+    async def read_tail(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
+        found, out = await super().read_tail(table_id, at_most)
+        self.events_read += len(out)
+        return found, out
 
 
 async def play(
