@@ -26,6 +26,7 @@ logger = structlog.get_logger("tarok.cache")
 # Fold at most this many events on the event loop (well under a millisecond: less than the
 # hop to a worker thread costs); a longer replay runs on a worker thread.
 INLINE_EVENTS = 64
+RUN_EVENTS = 64  # a replay on a worker thread lets the event loop in after this many events
 
 
 class TableCache:
@@ -127,11 +128,22 @@ class TableCache:
 async def _fold(table: TableState | None, table_id: str, stored: list[StoredEvent]) -> TableState:
     """Fold stored events, on a worker thread when there are many of them."""
     if len(stored) > INLINE_EVENTS:
-        out = await asyncio.to_thread(apply_stored, table, table_id, stored)
+        out = await asyncio.to_thread(replay, table, table_id, stored)
     else:
         out = apply_stored(table, table_id, stored)
     assert out is not None
     return out
+
+
+def replay(table: TableState | None, table_id: str, stored: list[StoredEvent]) -> TableState | None:
+    """`apply_stored` for a worker thread: in runs of RUN_EVENTS events, letting the other
+    threads (the event loop) take the interpreter between runs, so that a long replay does
+    not hold up the calls being served meanwhile."""
+    for start in range(0, len(stored), RUN_EVENTS):
+        if start:
+            time.sleep(0)  # hands the interpreter lock over to a waiting thread
+        table = apply_stored(table, table_id, stored[start : start + RUN_EVENTS])
+    return table
 
 
 def _from_snapshot(

@@ -204,13 +204,12 @@ def test_a_table_logged_before_snapshots_gets_one_on_its_first_load() -> None:
 
 def test_cold_loads_replay_on_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[threading.Thread] = []
-    original = cache_module.apply_stored
+    original = cache_module.replay
 
     def spy(
         table: TableState | None, table_id: str, stored: list[StoredEvent]
     ) -> TableState | None:
-        if len(stored) > cache_module.INLINE_EVENTS:
-            threads.append(threading.current_thread())
+        threads.append(threading.current_thread())
         return original(table, table_id, stored)
 
     async def body() -> None:
@@ -218,19 +217,19 @@ def test_cold_loads_replay_on_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -
         await store.open()
         try:
             table = await play(store, "slovenian", 4, 3, 14, 10**6)
-            monkeypatch.setattr(cache_module, "apply_stored", spy)
-            monkeypatch.setattr(cache_module, "INLINE_EVENTS", 0)
+            monkeypatch.setattr(cache_module, "replay", spy)
             monkeypatch.setattr(checkpoint, "restore", _on_thread(checkpoint.restore, threads))
+            monkeypatch.setattr(cache_module, "INLINE_EVENTS", 0)
             copy = "old-table"
             old = [NewEvent(s.type, s.payload) for s in await store.read(table.table_id)]
             await store.append(copy, 0, old, 1.0)
-            await TableCache(store, 4).load(copy)  # a full replay
-            await TableCache(store, 4).load(table.table_id)  # from a snapshot
+            full = await TableCache(store, 4).load(copy)  # a full replay
+            same_table(await TableCache(store, 4).load(table.table_id), full)  # from a snapshot
         finally:
             await store.close()
 
     asyncio.run(body())
-    assert len(threads) >= 2
+    assert len(threads) == 2
     assert all(t is not threading.main_thread() for t in threads)
 
 
