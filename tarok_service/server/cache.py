@@ -13,6 +13,7 @@ import time
 from collections import OrderedDict
 
 import structlog
+from google.protobuf.message import DecodeError
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
 from ..store import EventStore, StoredEvent
@@ -151,7 +152,10 @@ def _from_snapshot(
 ) -> TableState | None:
     """The table from its TableCreated, a snapshot and the events from the snapshot's
     HandScored on; None when the snapshot does not agree with the log."""
-    snapshot = ev.TableSnapshot.FromString(data)
+    try:
+        snapshot = ev.TableSnapshot.FromString(data)
+    except DecodeError:
+        return None
     payload = events.decode(created)
     assert isinstance(payload, ev.TableCreated)
     start = fold(None, created.table_id, created.seq, payload)

@@ -162,7 +162,8 @@ def test_a_cold_load_from_a_snapshot_equals_a_full_replay(stop: int) -> None:
     asyncio.run(body())
 
 
-def test_a_snapshot_that_disagrees_with_the_log_is_not_used() -> None:
+@pytest.mark.parametrize("damage", ["totals", "garbage"])
+def test_a_snapshot_that_disagrees_with_the_log_is_not_used(damage: str) -> None:
     async def body() -> None:
         store = SqliteEventStore(":memory:")
         await store.open()
@@ -172,7 +173,8 @@ def test_a_snapshot_that_disagrees_with_the_log_is_not_used() -> None:
             assert found is not None
             forged = ev.TableSnapshot.FromString(found[1])
             forged.totals[0] += 1000
-            await store.save_snapshot(table.table_id, found[0], forged.SerializeToString())
+            data = forged.SerializeToString() if damage == "totals" else b"\xff\x01garbage"
+            await store.save_snapshot(table.table_id, found[0], data)
             cold = await TableCache(store, 4).load(table.table_id)
             same_table(cold, table)
         finally:
