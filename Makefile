@@ -25,6 +25,7 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check tarok_service clients tests bench
 	$(VENV)/bin/mypy tarok_service
+	$(VENV)/bin/mypy --strict tests/eventlog
 	$(VENV)/bin/buf lint
 
 proto: install

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .match import MatchState
+from .match import HAND_SCORE, RADELC_DOUBLE, RADELC_END_PENALTY, MatchState, Settlement
 from .outcome import HandResult
 
 DECLARER = "declarer"  # the declarer's radelc doubles the declarer side's score
@@ -29,10 +29,17 @@ def settle(match: MatchState, result: HandResult, mode: str, applies: bool) -> M
     if result.radelci:
         radelci = [r + 1 for r in radelci]
     totals = [s + p for s, p in zip(scores, result.penalties, strict=True)]
-    return replace(match.record(totals, redeal=result.redeal), radelci=tuple(radelci))
+    doubled = [s - r for s, r in zip(scores, result.scores, strict=True)]
+    settled = Settlement.of(
+        match.players, [(HAND_SCORE, result.totals), (RADELC_DOUBLE, doubled)]
+    )
+    after = match.record(totals, redeal=result.redeal, settled=settled)
+    return replace(after, radelci=tuple(radelci))
 
 
 def close(match: MatchState, penalty: int) -> MatchState:
     """Charge every uncrossed radelc at the end of the match."""
-    totals = tuple(t - penalty * r for t, r in zip(match.totals, match.radelci, strict=True))
-    return replace(match, totals=totals)
+    charged = [-penalty * r for r in match.radelci]
+    totals = tuple(t + c for t, c in zip(match.totals, charged, strict=True))
+    settled = Settlement.of(match.players, [(RADELC_END_PENALTY, charged)])
+    return replace(match, totals=totals, settled=settled)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, NamedTuple
 
 from . import moves as m
 from .cards import Card, Deck
-from .match import MatchState
+from .match import MatchState, Settlement
 from .moves import IllegalMove, Move
 from .options import OptionError, OptionSpec, OptionValue, Rules, resolve
 from .outcome import HandResult
@@ -195,8 +195,8 @@ class Variant(ABC):
         return match.record(result.totals, redeal=result.redeal)
 
     def close(self, match: MatchState) -> MatchState:
-        """End-of-match adjustments (e.g. radelci penalties)."""
-        return match
+        """End-of-match adjustments (e.g. radelci penalties), explained in `settled`."""
+        return replace(match, settled=Settlement.of(match.players, []))
 
 
 _REGISTRY: dict[str, Variant] = {}

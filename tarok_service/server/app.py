@@ -164,7 +164,7 @@ class TarokApp:
             except VersionConflict:
                 table = await self.ctx.cache.load(table.table_id)
                 continue
-            self.ctx.cache.put(batch.table)
+            await self.ctx.cache.appended(table.version, batch.table)
             self.ctx.metrics.appended(table.variant.id, batch.payloads)
             self.locales.choose(table.table_id, seat, request.locale)
             return self._joined(batch.table, seat)

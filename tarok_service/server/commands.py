@@ -22,7 +22,7 @@ from ..tournament import fairness
 from . import codec
 from . import errors as e
 from .events import Payload, seconds, timestamp
-from .table import PLAYING, TableState, fold, fold_move
+from .table import PLAYING, TableState, closed_payload, fold, fold_move, scored_payload
 
 MAX_CHAINED_DEALS = 64  # redeals in a row before giving up (a broken preset deal, say)
 
@@ -163,25 +163,9 @@ def settle_finished(batch: Batch, shuffle: Shuffler) -> None:
         result = table.variant.result(table.hand)
         assert result is not None
         match = table.variant.settle(table.match, result)
-        batch.add(
-            ev.HandScored(
-                deal_number=table.deal_number,
-                result=codec.result_msg(result),
-                totals=match.totals,
-                radelci=match.radelci,
-                pot=match.pot,
-            )
-        )
+        batch.add(scored_payload(table, result, match))
         if match.over:
-            closed = table.variant.close(match)
-            batch.add(
-                ev.TableClosed(
-                    totals=closed.totals,
-                    radelci=closed.radelci,
-                    pot=closed.pot,
-                    hands_played=closed.played,
-                )
-            )
+            batch.add(closed_payload(table.variant.close(match)))
             return
         _deal(batch, shuffle)
     raise e.ServiceError(e.INTERNAL, e.INTERNAL_ERROR, "too many redeals in a row")

@@ -62,7 +62,7 @@ async def get_log(ctx: Context, request: svc.GetTableLogRequest) -> svc.GetTable
     stored = await ctx.store.read(claim.table_id, 0)
     if not stored:
         raise e.not_found(claim.table_id)
-    complete = stored[-1].type == events.TABLE_CLOSED and await _unsealed(ctx, stored[0])
+    complete = events.name_of(stored[-1]) == events.TABLE_CLOSED and await _unsealed(ctx, stored[0])
     follower = Follower(claim.table_id, claim.seat)
     log = ev.TableLog(
         table_id=claim.table_id,
@@ -85,7 +85,7 @@ def _played_out(stored: list[StoredEvent]) -> frozenset[int]:
     created = events.decode(stored[0])
     if not isinstance(created, ev.TableCreated) or created.tournament_id or created.preset:
         return frozenset()
-    scored = (events.decode(s) for s in stored if s.type == events.HAND_SCORED)
+    scored = (events.decode(s) for s in stored if events.name_of(s) == events.HAND_SCORED)
     return frozenset(p.deal_number for p in scored if isinstance(p, ev.HandScored))
 
 

@@ -245,5 +245,18 @@ class MeteredStore:
     async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
         return await self.inner.wait_for_change(table_id, after, timeout)
 
+    async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
+        await self.inner.save_snapshot(table_id, seq, payload)
+
+    async def latest_snapshot(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[int, bytes] | None:
+        return await self.inner.latest_snapshot(table_id, at_most)
+
+    async def read_tail(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
+        return await self.inner.read_tail(table_id, at_most)
+
     def __getattr__(self, name: str) -> Any:  # backend extras (e.g. `dsn`, `path`)
         return getattr(self.inner, name)

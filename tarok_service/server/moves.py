@@ -59,7 +59,7 @@ async def submit_move(ctx: Context, request: svc.SubmitMoveRequest) -> svc.Submi
             table, fresh = await ctx.cache.load(table_id), True
             continue
         assert version == batch.table.version
-        ctx.cache.put(batch.table)
+        await ctx.cache.appended(table.version, batch.table)
         ctx.metrics.appended(table.variant.id, batch.payloads)
         return answer(batch.table, batch.payloads, move)
     raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
@@ -112,10 +112,10 @@ async def first_answer(ctx: Context, table_id: str, seat: int, seq: int) -> svc.
     """The answer given when the request recorded at `seq` was first made (read from the log)."""
     stored = await ctx.store.read(table_id, 0)
     first = stored[seq - 1]
-    if first.type != events.MOVE_MADE or events.decode(first).seat != seat:  # type: ignore[union-attr]
+    if events.name_of(first) != events.MOVE_MADE or events.decode(first).seat != seat:  # type: ignore[union-attr]
         raise e.invalid("request_id", "request_id was already used for another request")
     end = seq
-    while end < len(stored) and stored[end].type in SYSTEM_EVENTS:
+    while end < len(stored) and events.name_of(stored[end]) in SYSTEM_EVENTS:
         end += 1
     table = apply_stored(None, table_id, stored[:end])
     assert table is not None

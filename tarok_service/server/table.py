@@ -12,13 +12,13 @@ from dataclasses import dataclass, replace
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
 from ..engine.cards import Card, Deck
-from ..engine.match import MatchState
+from ..engine.match import RECORDED, MatchState, Settlement
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.state import HandState
 from ..engine.variant import Variant, find_variant
-from . import codec, events
+from . import checkpoint, codec, events, recorded
 from . import errors as e
 
 SEATING, PLAYING, FINISHED = "seating", "playing", "finished"
@@ -53,6 +53,15 @@ class TableState:
     bot_on_timeout: bool = False  # a seat that times out is handed to a bot
     generations: tuple[int, ...] = ()  # times each seat was taken (tokens carry it)
     rematch_of: str = ""  # the finished table this one is a rematch of
+    rules_version: int = 0  # the rules version the table was created under
+    last_settled: Settlement | None = None  # what the last scored hand credited, line by line
+    checkpoint: ev.TableSnapshot | None = None  # the snapshot after the latest HandScored
+
+    @property
+    def rules_current(self) -> bool:
+        """Whether the engine's rules are the ones the table was created under: only then are
+        recorded results re-derived on replay (else the recorded numbers are authoritative)."""
+        return self.rules_version == self.variant.rules_version
 
     @property
     def players(self) -> int:
@@ -91,6 +100,9 @@ class TableState:
             self.bot_on_timeout,
             self.generations,
             self.rematch_of,
+            self.rules_version,
+            self.last_settled,
+            self.checkpoint,
         )
 
 
@@ -117,6 +129,7 @@ def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState
         bot_on_timeout=payload.bot_on_timeout,
         generations=(0,) * payload.players,
         rematch_of=payload.rematch_of,
+        rules_version=payload.rules_version,
     )
 
 
@@ -229,19 +242,120 @@ def _timed_out(table: TableState, version: int, payload: ev.TimedOut) -> TableSt
     return replace(table, version=version, timeouts=tuple(timeouts), bots=tuple(bots))
 
 
+def scored_payload(table: TableState, result: HandResult, match: MatchState) -> ev.HandScored:
+    """The HandScored recording `result`, settled into `match`."""
+    msg = codec.result_msg(result)
+    if match.settled is not None:
+        msg.settled.CopyFrom(recorded.settlement_msg(match.settled))
+    return ev.HandScored(
+        deal_number=table.deal_number,
+        result=msg,
+        totals=match.totals,
+        radelci=match.radelci,
+        pot=match.pot,
+    )
+
+
 def _scored(table: TableState, version: int, payload: ev.HandScored) -> TableState:
+    if not table.rules_current:
+        return _scored_as_recorded(table, version, payload)
     assert table.hand is not None
     result = table.variant.result(table.hand)
-    if result is None or codec.result_msg(result) != payload.result:
+    if result is None:
         raise e.ReplayMismatch(table.table_id, version, "hand result")
     match = table.variant.settle(table.match, result)
-    if list(match.totals) != list(payload.totals) or list(match.radelci) != list(payload.radelci):
+    derived = scored_payload(table, result, match)
+    problem = recorded.differs(derived.result, payload.result)
+    if problem is not None:
+        raise e.ReplayMismatch(table.table_id, version, problem)
+    if (derived.totals, derived.radelci, derived.pot) != (
+        payload.totals,
+        payload.radelci,
+        payload.pot,
+    ):
         raise e.ReplayMismatch(table.table_id, version, "running totals")
-    return replace(table, version=version, match=match, last_result=result, hand_done=True)
+    return _checkpointed(
+        replace(
+            table,
+            version=version,
+            match=match,
+            last_result=result,
+            hand_done=True,
+            last_settled=match.settled,
+        )
+    )
+
+
+def _scored_as_recorded(table: TableState, version: int, payload: ev.HandScored) -> TableState:
+    """A table created under other rules: the recorded numbers are taken as they are."""
+    before, after = table.match.totals, tuple(payload.totals)
+    if len(after) != len(before):
+        raise e.ReplayMismatch(table.table_id, version, "running totals")
+    result = recorded.result_of(payload.result)
+    if payload.result.HasField("settled"):
+        settled = recorded.settlement_of(payload.result.settled)
+        if not recorded.explains(settled, before, after):
+            raise e.ReplayMismatch(table.table_id, version, "settlement")
+    else:
+        moved = [a - b for a, b in zip(after, before, strict=True)]
+        settled = Settlement.of(len(before), [(RECORDED, moved)], payload.pot - table.match.pot)
+    match = replace(
+        table.match.record(settled.amounts, redeal=result.redeal, settled=settled),
+        radelci=tuple(payload.radelci),
+        pot=payload.pot,
+    )
+    return _checkpointed(
+        replace(
+            table,
+            version=version,
+            match=match,
+            last_result=result,
+            hand_done=True,
+            last_settled=settled,
+        )
+    )
+
+
+def _checkpointed(table: TableState) -> TableState:
+    return replace(table, checkpoint=checkpoint.snapshot_of(table))
+
+
+def closed_payload(match: MatchState) -> ev.TableClosed:
+    """The TableClosed recording the end of `match` (after the variant's `close`)."""
+    out = ev.TableClosed(
+        totals=match.totals, radelci=match.radelci, pot=match.pot, hands_played=match.played
+    )
+    if match.settled is not None:
+        out.adjustments.CopyFrom(recorded.settlement_msg(match.settled))
+    return out
 
 
 def _closed(table: TableState, version: int, payload: ev.TableClosed) -> TableState:
+    if not table.rules_current:
+        return _closed_as_recorded(table, version, payload)
     match = table.variant.close(table.match)
+    derived = closed_payload(match)
     if list(match.totals) != list(payload.totals):
         raise e.ReplayMismatch(table.table_id, version, "final totals")
+    if payload.HasField("adjustments") and recorded.differs_settled(
+        derived.adjustments, payload.adjustments
+    ):
+        raise e.ReplayMismatch(table.table_id, version, "end-of-match adjustments")
+    return replace(table, version=version, match=match, status=FINISHED)
+
+
+def _closed_as_recorded(table: TableState, version: int, payload: ev.TableClosed) -> TableState:
+    before, after = table.match.totals, tuple(payload.totals)
+    if len(after) != len(before):
+        raise e.ReplayMismatch(table.table_id, version, "final totals")
+    if payload.HasField("adjustments"):
+        settled = recorded.settlement_of(payload.adjustments)
+        if not recorded.explains(settled, before, after):
+            raise e.ReplayMismatch(table.table_id, version, "end-of-match adjustments")
+    else:
+        moved = [a - b for a, b in zip(after, before, strict=True)]
+        settled = Settlement.of(len(before), [(RECORDED, moved)])
+    match = replace(
+        table.match, totals=after, radelci=tuple(payload.radelci), pot=payload.pot, settled=settled
+    )
     return replace(table, version=version, match=match, status=FINISHED)

@@ -14,7 +14,7 @@ from tarok_proto.tarok.v1 import views_pb2
 
 from ..engine.moves import Move
 from ..engine.state import HandState
-from . import codec
+from . import codec, recorded
 from .events import Payload, timestamp
 from .i18n import DEFAULT_LOCALE, Labels
 from .table import FINISHED, PLAYING, SEATING, TableState
@@ -57,6 +57,8 @@ def table_view(
     msg.locale = terms.locale
     if table.last_result is not None:
         msg.last_result.CopyFrom(codec.result_view_msg(table.last_result, terms))
+        if table.last_settled is not None:
+            msg.last_result.settled.CopyFrom(recorded.settlement_msg(table.last_settled))
     if table.deadline is not None:
         msg.deadline.CopyFrom(timestamp(table.deadline))
         msg.server_time.CopyFrom(timestamp(time.time() if now is None else now))

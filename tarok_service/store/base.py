@@ -112,6 +112,27 @@ class EventStore(Protocol):
         """Return the version as soon as it is > `after`, or whatever it is after `timeout` s."""
         ...
 
+    async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
+        """Keep a snapshot of the log's state at `seq` beside the log (replacing one at `seq`).
+
+        Snapshots are derivable from the log: a missing one only makes a load replay more.
+        """
+        ...
+
+    async def latest_snapshot(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[int, bytes] | None:
+        """(seq, payload) of the snapshot with the highest seq <= `at_most` (any), or None."""
+        ...
+
+    async def read_tail(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
+        """In one go: the `latest_snapshot(table_id, at_most)` and the events a load from it
+        needs, the first event and those from the snapshot's seq on (every event when there
+        is no snapshot), in ascending order."""
+        ...
+
 
 def check_append_args(expected_version: int, events: Sequence[NewEvent]) -> None:
     """Reject append arguments no backend can honour."""

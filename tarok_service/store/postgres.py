@@ -53,7 +53,32 @@ _SCHEMA = (
     )""",
     f"""CREATE UNIQUE INDEX IF NOT EXISTS {REQUEST_INDEX}
         ON events (table_id, request_id) WHERE request_id IS NOT NULL""",
+    """CREATE TABLE IF NOT EXISTS snapshots (
+        table_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        payload BYTEA NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    )""",
 )
+_SAVE_SNAPSHOT = (
+    "INSERT INTO snapshots (table_id, seq, payload) VALUES (%s, %s, %s)"
+    " ON CONFLICT (table_id, seq) DO UPDATE SET payload = EXCLUDED.payload"
+)
+_LATEST_SNAPSHOT = (
+    "SELECT seq, payload FROM snapshots WHERE table_id = %s AND seq <= %s"
+    " ORDER BY seq DESC LIMIT 1"
+)
+# The latest snapshot (at most %(m)s) and the events a load from it needs, in one statement.
+_READ_TAIL = """WITH s AS (
+    SELECT seq, payload FROM snapshots WHERE table_id = %(t)s AND seq <= %(m)s
+    ORDER BY seq DESC LIMIT 1
+)
+SELECT (SELECT seq FROM s), (SELECT payload FROM s),
+    e.table_id, e.seq, e.type, e.payload, e.request_id, e.created_at
+FROM events e
+WHERE e.table_id = %(t)s AND (e.seq = 1 OR e.seq >= COALESCE((SELECT seq FROM s), 0))
+ORDER BY e.seq"""
+_NO_BOUND = 2**62
 _VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s"
 _FIND = "SELECT seq FROM events WHERE table_id = %s AND request_id = %s"
 # Check, insert and notify in ONE statement (one round trip, its own transaction in autocommit):
@@ -342,6 +367,36 @@ class PostgresEventStore:
                 item.future.set_exception(VersionConflict(item.expected, int(actual)))
             else:
                 item.future.set_result(item.expected + len(item.rows))
+    async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
+        """Keep a snapshot beside the log; see `EventStore.save_snapshot`."""
+        async with self._db().connection() as conn:
+            await conn.execute(_SAVE_SNAPSHOT, (table_id, seq, payload))
+
+    async def latest_snapshot(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[int, bytes] | None:
+        """The latest snapshot at or before `at_most`; see `EventStore.latest_snapshot`."""
+        bound = _NO_BOUND if at_most is None else at_most
+        async with self._db().connection() as conn:
+            cur = await conn.execute(_LATEST_SNAPSHOT, (table_id, bound))
+            row = await cur.fetchone()
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    async def read_tail(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
+        """The latest snapshot and the events a load needs; see `EventStore.read_tail`."""
+        bound = _NO_BOUND if at_most is None else at_most
+        async with self._db().connection() as conn:
+            cur = await conn.execute(_READ_TAIL, {"t": table_id, "m": bound})
+            rows = await cur.fetchall()
+        if not rows:
+            return None, []
+        seq, payload = rows[0][0], rows[0][1]
+        found = None if seq is None else (int(seq), bytes(payload))
+        return found, [
+            StoredEvent(t, int(s), ty, bytes(p), r, float(c)) for _, _, t, s, ty, p, r, c in rows
+        ]
 
     # -- internals ----------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ T = TypeVar("T")
 
 MEMORY = ":memory:"
 SYNC_MODES = ("full", "normal")
+_NO_BOUND = 2**62
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS events (
@@ -56,6 +57,21 @@ _SCHEMA = (
     ) WITHOUT ROWID""",
     """CREATE UNIQUE INDEX IF NOT EXISTS events_request_id_key
         ON events (table_id, request_id) WHERE request_id IS NOT NULL""",
+    """CREATE TABLE IF NOT EXISTS snapshots (
+        table_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        payload BLOB NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    ) WITHOUT ROWID""",
+)
+_SAVE_SNAPSHOT = "INSERT OR REPLACE INTO snapshots (table_id, seq, payload) VALUES (?, ?, ?)"
+_LATEST_SNAPSHOT = (
+    "SELECT seq, payload FROM snapshots WHERE table_id = ? AND seq <= ?"
+    " ORDER BY seq DESC LIMIT 1"
+)
+_READ_TAIL = (
+    "SELECT table_id, seq, type, payload, request_id, created_at FROM events"
+    " WHERE table_id = ? AND (seq = 1 OR seq >= ?) ORDER BY seq"
 )
 _VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?"
 _FIND = "SELECT seq FROM events WHERE table_id = ? AND request_id = ?"
@@ -204,6 +220,27 @@ class SqliteEventStore:
             self._signals, table_id, after, timeout, lambda: self.version(table_id)
         )
 
+    async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
+        """Keep a snapshot beside the log; see `EventStore.save_snapshot`."""
+        await self._run(lambda: self._db().execute(_SAVE_SNAPSHOT, (table_id, seq, payload)))
+
+    async def latest_snapshot(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[int, bytes] | None:
+        """The latest snapshot at or before `at_most`; see `EventStore.latest_snapshot`."""
+        bound = _NO_BOUND if at_most is None else at_most
+        row = await self._run(
+            lambda: self._db().execute(_LATEST_SNAPSHOT, (table_id, bound)).fetchone()
+        )
+        return None if row is None else (int(row[0]), bytes(row[1]))
+
+    async def read_tail(
+        self, table_id: str, at_most: int | None = None
+    ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
+        """The latest snapshot and the events a load needs; see `EventStore.read_tail`."""
+        bound = _NO_BOUND if at_most is None else at_most
+        return await self._run(lambda: self._tail_sync(table_id, bound))
+
     # -- worker thread side -------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
@@ -227,6 +264,16 @@ class SqliteEventStore:
         if self._conn is None:
             raise StoreClosed()
         return self._conn
+
+    def _tail_sync(
+        self, table_id: str, bound: int
+    ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
+        conn = self._db()
+        row = conn.execute(_LATEST_SNAPSHOT, (table_id, bound)).fetchone()
+        found = None if row is None else (int(row[0]), bytes(row[1]))
+        start = 0 if found is None else found[0]
+        rows = conn.execute(_READ_TAIL, (table_id, start)).fetchall()
+        return found, [StoredEvent(*r) for r in rows]
 
     def _version_sync(self, table_id: str) -> int:
         row = self._db().execute(_VERSION, (table_id,)).fetchone()

@@ -70,6 +70,9 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
     """Slovenian tarok: the base rule set of the family."""
 
     id = "slovenian"
+    # 2: the rule fixes of the second fidelity round (see docs/rules/decisions.md); tables
+    # created under 1 replay with their recorded results (docs/event-log.md).
+    rules_version = 2
     name = "Slovenian tarok"
     player_counts: ClassVar[tuple[int, ...]] = (4, 3)
     option_specs = d.OPTIONS

@@ -10,7 +10,7 @@ from ..engine import moves as m
 from ..engine import tricks as t
 from ..engine.auction import PASSED, Auction
 from ..engine.cards import PAGAT, TAROK, Card, Deck, deal_packets
-from ..engine.match import MatchState
+from ..engine.match import HAND_SCORE, ZID_PAYMENT, ZID_TAKEN, MatchState, Settlement
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
@@ -53,6 +53,9 @@ class Taroky(TrickPlay, Variant):
     """Czech taroky "se starou": povinnosti, the call of XIX, varšava and the žid."""
 
     id = "taroky"
+    # 2: the rule fixes of the second fidelity round (see docs/rules/decisions.md); tables
+    # created under 1 replay with their recorded results (docs/event-log.md).
+    rules_version = 2
     name = "Czech taroky"
     player_counts = (4,)
     option_specs = d.OPTIONS
@@ -315,7 +318,13 @@ class Taroky(TrickPlay, Variant):
     def settle(self, match: MatchState, result: HandResult) -> MatchState:
         """Totals, dealer rotation, and the zid: varšava and misdeals fill it."""
         resolved = self.zid_result(match, result)
-        after = match.record(resolved.totals, redeal=resolved.redeal)
+        zid = [r - t for r, t in zip(resolved.totals, result.totals, strict=True)]
+        settled = Settlement.of(
+            match.players,
+            [(HAND_SCORE, result.totals), (ZID_TAKEN if result.won else ZID_PAYMENT, zid)],
+            resolved.pot,
+        )
+        after = match.record(resolved.totals, redeal=resolved.redeal, settled=settled)
         return replace(after, pot=match.pot + resolved.pot)
 
 

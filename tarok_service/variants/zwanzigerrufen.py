@@ -42,6 +42,9 @@ class Zwanzigerrufen(TrickPlay, Variant):
     """Austrian XX-calling tarock, as StarGames plays it (seats numbered clockwise)."""
 
     id = "zwanzigerrufen"
+    # 2: the rule fixes of the second fidelity round (see docs/rules/decisions.md); tables
+    # created under 1 replay with their recorded results (docs/event-log.md).
+    rules_version = 2
     name = "Zwanzigerrufen (StarGames tarock)"
     player_counts = (4,)
     option_specs = d.OPTIONS

@@ -67,7 +67,7 @@ def test_a_tampered_hand_result_is_refused_on_replay(tmp_path: Path) -> None:
             forged = []
             for item in stored:
                 payload = item.payload
-                if item.type == "HandScored":
+                if item.type.startswith("tarok.v1.HandScored@"):
                     scored = events_pb2.HandScored.FromString(payload)
                     scored.totals[0] += 10
                     payload = scored.SerializeToString()

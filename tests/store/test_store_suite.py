@@ -500,3 +500,44 @@ def test_postgres_listener_survives_a_dropped_connection(postgres_dsn: str) -> N
             assert await asyncio.wait_for(later, 3) == 3
 
     run(body)
+
+
+# -- snapshots beside the log -------------------------------------------------------------
+
+
+def test_snapshots_latest_at_or_before_a_seq(backend: Backend) -> None:
+    async def body() -> None:
+        t, other = new_table(), new_table()
+        async with opened(backend.make()) as s:
+            assert await s.latest_snapshot(t) is None
+            await s.save_snapshot(t, 5, b"five")
+            await s.save_snapshot(t, 12, b"twelve")
+            await s.save_snapshot(other, 40, b"other")
+            assert await s.latest_snapshot(t) == (12, b"twelve")
+            assert await s.latest_snapshot(t, at_most=11) == (5, b"five")
+            assert await s.latest_snapshot(t, at_most=12) == (12, b"twelve")
+            assert await s.latest_snapshot(t, at_most=4) is None
+            await s.save_snapshot(t, 12, b"again")  # the same seq is replaced
+            assert await s.latest_snapshot(t) == (12, b"again")
+            assert await s.read(t) == []  # snapshots are not events
+
+    run(body)
+
+
+def test_read_tail_is_the_first_event_and_those_from_the_snapshot_on(backend: Backend) -> None:
+    async def body() -> None:
+        t = new_table()
+        async with opened(backend.make()) as s:
+            assert await s.read_tail(t) == (None, [])
+            await s.append(t, 0, [ev(n) for n in range(1, 9)], NOW)
+            found, events = await s.read_tail(t)
+            assert found is None and [e.seq for e in events] == list(range(1, 9))
+            await s.save_snapshot(t, 3, b"three")
+            await s.save_snapshot(t, 6, b"six")
+            found, events = await s.read_tail(t)
+            assert found == (6, b"six") and [e.seq for e in events] == [1, 6, 7, 8]
+            assert events[0].payload == bytes([1, 0, 255]) and events[0].table_id == t
+            found, events = await s.read_tail(t, at_most=5)
+            assert found == (3, b"three") and [e.seq for e in events] == [1, 3, 4, 5, 6, 7, 8]
+
+    run(body)

@@ -61,7 +61,7 @@ async def create_table(ctx: Context, state: TournamentState, game: Game) -> Tabl
         await ctx.store.append(table_id, 0, events.encode(batch.payloads), now)
     except VersionConflict:
         return await ctx.cache.load(table_id)
-    ctx.cache.put(batch.table)
+    await ctx.cache.appended(0, batch.table)
     ctx.metrics.table_created(state.spec.variant)
     ctx.metrics.appended(state.spec.variant, batch.payloads)
     return batch.table
@@ -124,7 +124,7 @@ async def append(ctx: Context, table: TableState, batch: Batch) -> TableState | 
         )
     except VersionConflict:
         return None
-    ctx.cache.put(batch.table)
+    await ctx.cache.appended(table.version, batch.table)
     ctx.metrics.appended(table.variant.id, batch.payloads)
     return batch.table
 
@@ -133,7 +133,7 @@ async def game_result(ctx: Context, table: TableState) -> tm.GameResult:
     """A finished table's result: the running totals of its last HandScored (before the
     end-of-match adjustments), the last hand's declarer side, and the timeouts per seat."""
     stored = await ctx.store.read(table.table_id, 0)
-    scored = [events.decode(s) for s in stored if s.type == events.HAND_SCORED]
+    scored = [events.decode(s) for s in stored if events.name_of(s) == events.HAND_SCORED]
     last = scored[-1]
     assert isinstance(last, ev.HandScored)
     result = last.result

@@ -331,12 +331,19 @@ class TableClosed(_message.Message):
     RADELCI_FIELD_NUMBER: _builtins.int
     POT_FIELD_NUMBER: _builtins.int
     HANDS_PLAYED_FIELD_NUMBER: _builtins.int
+    ADJUSTMENTS_FIELD_NUMBER: _builtins.int
     pot: _builtins.int
     hands_played: _builtins.int
     @_builtins.property
     def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
     def radelci(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def adjustments(self) -> _results_pb2.Settlement:
+        """The end-of-match adjustments (e.g. radelci left uncrossed), line by line; `totals` are
+        the last hand's running totals + adjustments.amounts.
+        """
+
     def __init__(
         self,
         *,
@@ -344,10 +351,11 @@ class TableClosed(_message.Message):
         radelci: _abc.Iterable[_builtins.int] | None = ...,
         pot: _builtins.int = ...,
         hands_played: _builtins.int = ...,
+        adjustments: _results_pb2.Settlement | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["adjustments", b"adjustments"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hands_played", b"hands_played", "pot", b"pot", "radelci", b"radelci", "totals", b"totals"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["adjustments", b"adjustments", "hands_played", b"hands_played", "pot", b"pot", "radelci", b"radelci", "totals", b"totals"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -520,3 +528,81 @@ class SeatHandedToBot(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SeatHandedToBot: _TypeAlias = SeatHandedToBot  # noqa: Y015
+
+@_typing.final
+class TableSnapshot(_message.Message):
+    """A table's match state right after one of its HandScored events (a checkpoint kept beside the
+    log: derivable from the log, so a lost or stale snapshot only costs a longer replay).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEQ_FIELD_NUMBER: _builtins.int
+    SCHEMA_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    PLAYED_FIELD_NUMBER: _builtins.int
+    DEALER_FIELD_NUMBER: _builtins.int
+    TOTALS_FIELD_NUMBER: _builtins.int
+    RADELCI_FIELD_NUMBER: _builtins.int
+    POT_FIELD_NUMBER: _builtins.int
+    DEAL_NUMBER_FIELD_NUMBER: _builtins.int
+    TIMEOUTS_FIELD_NUMBER: _builtins.int
+    LAST_RESULT_FIELD_NUMBER: _builtins.int
+    BOTS_FIELD_NUMBER: _builtins.int
+    GENERATIONS_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    seq: _builtins.int
+    """The sequence number of the HandScored this snapshot follows."""
+    schema: _builtins.int
+    """The format of this message (see docs/event-log.md)."""
+    played: _builtins.int
+    dealer: _builtins.int
+    pot: _builtins.int
+    deal_number: _builtins.int
+    commitment: _builtins.bytes
+    """The commitment of the deal just scored."""
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def radelci(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def timeouts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def last_result(self) -> _results_pb2.HandResult:
+        """The hand's recorded result, with its settlement."""
+
+    @_builtins.property
+    def bots(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The built-in bot playing each seat ("" for a person)."""
+
+    @_builtins.property
+    def generations(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """How many times each seat has been taken (seat tokens carry it)."""
+
+    def __init__(
+        self,
+        *,
+        seq: _builtins.int = ...,
+        schema: _builtins.int = ...,
+        seats: _abc.Iterable[_builtins.str] | None = ...,
+        played: _builtins.int = ...,
+        dealer: _builtins.int = ...,
+        totals: _abc.Iterable[_builtins.int] | None = ...,
+        radelci: _abc.Iterable[_builtins.int] | None = ...,
+        pot: _builtins.int = ...,
+        deal_number: _builtins.int = ...,
+        timeouts: _abc.Iterable[_builtins.int] | None = ...,
+        last_result: _results_pb2.HandResult | None = ...,
+        bots: _abc.Iterable[_builtins.str] | None = ...,
+        generations: _abc.Iterable[_builtins.int] | None = ...,
+        commitment: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["last_result", b"last_result"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "commitment", b"commitment", "deal_number", b"deal_number", "dealer", b"dealer", "generations", b"generations", "last_result", b"last_result", "played", b"played", "pot", b"pot", "radelci", b"radelci", "schema", b"schema", "seats", b"seats", "seq", b"seq", "timeouts", b"timeouts", "totals", b"totals"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TableSnapshot: _TypeAlias = TableSnapshot  # noqa: Y015

@@ -101,6 +101,7 @@ class HandResult(_message.Message):
     REDEAL_FIELD_NUMBER: _builtins.int
     POT_FIELD_NUMBER: _builtins.int
     TOTALS_FIELD_NUMBER: _builtins.int
+    SETTLED_FIELD_NUMBER: _builtins.int
     CONTRACT_TERM_FIELD_NUMBER: _builtins.int
     contract: _builtins.str
     declarer: _builtins.int
@@ -135,6 +136,12 @@ class HandResult(_message.Message):
         """scores + penalties per seat."""
 
     @_builtins.property
+    def settled(self) -> Global___Settlement:
+        """What the hand actually credited to each seat after every match adjustment (radelci,
+        the zid); previous running totals + settled.amounts == the new running totals.
+        """
+
+    @_builtins.property
     def contract_term(self) -> _labels_pb2.Term:
         """The contract as a term (kind "contract")."""
 
@@ -153,11 +160,12 @@ class HandResult(_message.Message):
         redeal: _builtins.bool = ...,
         pot: _builtins.int = ...,
         totals: _abc.Iterable[_builtins.int] | None = ...,
+        settled: Global___Settlement | None = ...,
         contract_term: _labels_pb2.Term | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_won", b"_won", "contract_term", b"contract_term", "declarer", b"declarer", "won", b"won"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_won", b"_won", "contract_term", b"contract_term", "declarer", b"declarer", "settled", b"settled", "won", b"won"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_won", b"_won", "contract", b"contract", "contract_term", b"contract_term", "declarer", b"declarer", "lines", b"lines", "penalties", b"penalties", "pot", b"pot", "radelci", b"radelci", "redeal", b"redeal", "scores", b"scores", "side_points", b"side_points", "team", b"team", "totals", b"totals", "won", b"won"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_declarer", b"_declarer", "_won", b"_won", "contract", b"contract", "contract_term", b"contract_term", "declarer", b"declarer", "lines", b"lines", "penalties", b"penalties", "pot", b"pot", "radelci", b"radelci", "redeal", b"redeal", "scores", b"scores", "settled", b"settled", "side_points", b"side_points", "team", b"team", "totals", b"totals", "won", b"won"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__declarer: _TypeAlias = _typing.Literal["declarer"]  # noqa: Y015
     _WhichOneofArgType__declarer: _TypeAlias = _typing.Literal["_declarer", b"_declarer"]  # noqa: Y015
@@ -169,3 +177,64 @@ class HandResult(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__won) -> _WhichOneofReturnType__won | None: ...
 
 Global___HandResult: _TypeAlias = HandResult  # noqa: Y015
+
+@_typing.final
+class SettledLine(_message.Message):
+    """One adjustment of one seat's credited amount, under a stable id: "hand_score" (the hand's
+    own score), "radelc_double", "zid_payment", "zid_taken", "radelc_end_penalty", "recorded".
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    AMOUNT_FIELD_NUMBER: _builtins.int
+    id: _builtins.str
+    seat: _builtins.int
+    amount: _builtins.int
+    def __init__(
+        self,
+        *,
+        id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        amount: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amount", b"amount", "id", b"id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SettledLine: _TypeAlias = SettledLine  # noqa: Y015
+
+@_typing.final
+class Settlement(_message.Message):
+    """Amounts credited per seat, explained line by line: for every seat the amounts of its lines
+    add up to its entry in `amounts`.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    AMOUNTS_FIELD_NUMBER: _builtins.int
+    LINES_FIELD_NUMBER: _builtins.int
+    POT_FIELD_NUMBER: _builtins.int
+    pot: _builtins.int
+    """Paid into (+) or taken from (-) the table pot."""
+    @_builtins.property
+    def amounts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+    @_builtins.property
+    def lines(self) -> _containers.RepeatedCompositeFieldContainer[Global___SettledLine]: ...
+    def __init__(
+        self,
+        *,
+        amounts: _abc.Iterable[_builtins.int] | None = ...,
+        lines: _abc.Iterable[Global___SettledLine] | None = ...,
+        pot: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["amounts", b"amounts", "lines", b"lines", "pot", b"pot"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Settlement: _TypeAlias = Settlement  # noqa: Y015
