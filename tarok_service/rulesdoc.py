@@ -11,8 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .engine.variant import Variant
-from .engine.variant import all_variants
+from .engine.variant import Variant, all_variants
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
 BEGIN = "<!-- generated:tables:begin (python -m tarok_service.rulesdoc) -->"
@@ -33,7 +32,8 @@ def tables(variant: Variant) -> str:
     for players in variant.player_counts:
         contracts = [c for c in variant.contracts(players) if players in c.players]
         if contracts:
-            out += [f"### Contracts, {players} players", "", "| id | name | value |", "|---|---|---|"]
+            out += [f"### Contracts, {players} players", "", "| id | name | value |"]
+            out.append("|---|---|---|")
             out += [f"| `{c.id}` | {_cell(c.name)} | {c.value} |" for c in contracts]
             out.append("")
         bonuses = variant.bonuses(players)
@@ -45,10 +45,12 @@ def tables(variant: Variant) -> str:
                 for b in bonuses
             ]
             out.append("")
-    out += ["### Options", "", "| option | default | allowed | what it decides |", "|---|---|---|---|"]
+    out += ["### Options", "", "| option | default | allowed | what it decides |"]
+    out.append("|---|---|---|---|")
     for spec in variant.option_specs:
         allowed = ", ".join(spec.allowed()) or "-"
-        out.append(f"| `{spec.name}` | `{_value(spec.default)}` | {_cell(allowed)} | {_cell(spec.doc)} |")
+        default = _value(spec.default)
+        out.append(f"| `{spec.name}` | `{default}` | {_cell(allowed)} | {_cell(spec.doc)} |")
     return "\n".join(out) + "\n"
 
 
