@@ -109,6 +109,7 @@ class TarokState(pyspiel.State):  # type: ignore[misc]
         self.states: list[HandState] = []  # the hand after the deal and after each move
         # (seat, its recall before `states`) for a resampled state that lacks the past
         self.recall: tuple[int, list[str]] | None = None
+        self._lines: dict[int, list[str]] = {}  # cache: each seat's view line per state
 
     # --- the game tree --------------------------------------------------------------------
 
@@ -156,11 +157,9 @@ class TarokState(pyspiel.State):  # type: ignore[misc]
                 return f"dealer:{action}"
             return f"deal:{self.game_.deck.code(self.game_.deck.cards[action])}"
         move = self.game_.space.decode(action)
-        if self.hand is not None and self.hand.turn == player:
-            try:
-                return self.game_.variant.label(self.hand, move)
-            except Exception:  # noqa: BLE001 - a label for a move not legal here
-                return move.id
+        hand, variant = self.hand, self.game_.variant
+        if hand is not None and hand.turn == player and move in variant.legal_moves(hand):
+            return variant.label(hand, move)
         return move.id
 
     def returns(self) -> list[float]:
@@ -197,7 +196,10 @@ class TarokState(pyspiel.State):  # type: ignore[misc]
         if not self.states:
             return [self.observation_line(player)]
         past = self.recall[1] if self.recall and self.recall[0] == player else []
-        return past + [view_string(variant.view(s, player), deck) for s in self.states]
+        lines = self._lines.setdefault(player, [])
+        for s in self.states[len(lines) :]:
+            lines.append(view_string(variant.view(s, player), deck))
+        return past + lines
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> TarokState:
         """A state the seat cannot tell from this one, with the cards it cannot see dealt
@@ -205,7 +207,8 @@ class TarokState(pyspiel.State):  # type: ignore[misc]
         del sampler  # the rule set's own sampler is used
         rng = random.Random()
         if self.hand is None or self.is_terminal():
-            return self.clone()
+            twin: TarokState = self.clone()
+            return twin
         order = [self.game_.deck.cards[i] for i in self.order]
         moves = [self.game_.space.decode(a) for a in _player_actions(self)]
         found = redeal(self.game_, order, self.dealer or 0, moves, self.states, player, rng)
@@ -227,6 +230,7 @@ class TarokState(pyspiel.State):  # type: ignore[misc]
         twin = TarokState(self.game_)
         twin.dealer, twin.order = self.dealer, list(self.order)
         twin.hand, twin.states, twin.recall = self.hand, list(self.states), self.recall
+        twin._lines = {seat: list(lines) for seat, lines in self._lines.items()}
         return twin
 
 
