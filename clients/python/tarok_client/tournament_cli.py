@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from .runner import BotRunner, EngineBot
+from .runner import Bot, BotRunner, EngineBot
 from .sdk import Client, connect
 from .tournaments import FINISHED, Tournaments
 from .verify import Report, read_log, verify_files, verify_tournament
@@ -185,6 +185,13 @@ def add_parsers(sub: Any) -> None:
     bot.add_argument("--bot", default="heuristic", choices=BUILTIN)
     bot.add_argument("--seed", type=int, default=None)
     bot.add_argument("--bot-option", action="append", default=[], help="NAME=VALUE")
+    bot.add_argument(
+        "--openspiel",
+        default=None,
+        metavar="AGENT",
+        help="play an OpenSpiel agent instead (ismcts or random; needs tarok-openspiel); "
+        "--bot-option simulations=N, uct_c=X, rollouts=N tune ismcts",
+    )
 
 
 def _server_arg(parser: argparse.ArgumentParser) -> None:
@@ -197,9 +204,14 @@ def main(args: argparse.Namespace, target: Target) -> int:
     """Run `tarok tournament ...` or `tarok bot`."""
     if args.command == "bot":
         options = _options(args.bot_option)
-        brain = EngineBot(args.bot, args.seed, **options)
+        brain: Bot
+        if args.openspiel:
+            brain = _openspiel(args, options)
+        else:
+            brain = EngineBot(args.bot, args.seed, **options)
         stats = BotRunner(args.server, args.token, brain).run()
-        print(f"bot {args.bot}: {stats.moves} moves, {stats.late} late, "
+        name = f"openspiel {args.openspiel}" if args.openspiel else args.bot
+        print(f"bot {name}: {stats.moves} moves, {stats.late} late, "
               f"{stats.reconnects} reconnects, {stats.tables} tables")  # fmt: skip
         return 0
     if args.command == "verify":
@@ -237,6 +249,14 @@ def main(args: argparse.Namespace, target: Target) -> int:
         info = tours.get(args.tournament_id, organiser_token=token)
         print_standings(info, sys.stdout)
         return 0
+
+
+def _openspiel(args: argparse.Namespace, options: dict[str, Any]) -> Bot:
+    """An OpenSpiel agent as a remote bot (the optional tarok-openspiel part)."""
+    from tarok_openspiel.agent import RemoteOpenSpielBot
+
+    bot: Bot = RemoteOpenSpielBot(args.openspiel, args.seed, **options)
+    return bot
 
 
 def entrants(text: str, remote: bool) -> list[tuple[str, str, str]]:
