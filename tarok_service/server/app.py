@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator
 
+from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ..engine.options import OptionError
@@ -17,12 +18,14 @@ from ..store import DuplicateRequest, EventStore, VersionConflict
 from . import codec, commands, events, logs, moves
 from . import errors as e
 from .config import ServerConfig
-from .context import Context, request_id
+from .context import Context, check_seat, request_id
+from .limits import MAX_ID, MAX_NAME, check_id, check_name, check_options
 from .table import SEATING, TableState
 from .views import table_view
 
-MAX_NAME = 40
+__all__ = ["MAX_NAME", "TarokApp"]
 TABLE_ID_BYTES = 9
+JOIN_SCOPE = "join"
 
 
 class TarokApp:
@@ -50,9 +53,12 @@ class TarokApp:
         hands = request.hands or 1
         if not 1 <= hands <= self.ctx.config.max_hands:
             raise e.invalid("hands", f"hands must be in 1..{self.ctx.config.max_hands}")
+        if len(request.preset_deals) > self.ctx.config.max_hands:
+            raise e.invalid("preset_deals", f"at most {self.ctx.config.max_hands} preset deals")
+        options = check_options(request.options)
         try:
             created = commands.table_created(
-                variant, request.players, dict(request.options), hands, _presets(request)
+                variant, request.players, options, hands, _presets(request)
             )
         except OptionError as err:
             raise _option_error(err) from None
@@ -66,12 +72,9 @@ class TarokApp:
 
     async def join_table(self, request: svc.JoinTableRequest) -> svc.JoinTableResponse:
         """Take a seat (or the first free one), or a spectator token."""
-        if not request.table_id:
-            raise e.invalid("table_id", "table_id is required")
-        name = request.name.strip()
-        if len(name) > MAX_NAME:
-            raise e.invalid("name", f"name is longer than {MAX_NAME} characters")
-        rid = request_id(request.request_id)
+        check_id("table_id", request.table_id)
+        name = check_name(request.name)
+        rid = request_id(request.request_id, JOIN_SCOPE)
         table = await self.ctx.cache.load(request.table_id)
         if request.spectator:
             return self._joined(table, None)
@@ -90,7 +93,7 @@ class TarokApp:
                     self.ctx.clock(),
                 )
             except DuplicateRequest as dup:
-                return await self._rejoin(table.table_id, dup.seq)
+                raise await self._already_joined(table.table_id, dup.seq, request) from None
             except VersionConflict:
                 table = await self.ctx.cache.load(table.table_id)
                 continue
@@ -102,6 +105,7 @@ class TarokApp:
     async def get_view(self, request: svc.GetTableViewRequest) -> svc.GetTableViewResponse:
         claim = self.ctx.claim(request.token)
         table = await self.ctx.cache.load(claim.table_id)
+        check_seat(claim, table)
         return svc.GetTableViewResponse(view=table_view(table, claim.seat))
 
     async def submit_move(self, request: svc.SubmitMoveRequest) -> svc.SubmitMoveResponse:
@@ -122,23 +126,39 @@ class TarokApp:
     async def _pick_seat(
         self, table: TableState, request: svc.JoinTableRequest, rid: str | None
     ) -> int | svc.JoinTableResponse:
-        """The seat to take, a replayed answer for a repeated request id, or an error."""
+        """The seat to take, or an error (ALREADY_JOINED for a repeated request id)."""
         try:
             return _choose_seat(table, request)
         except e.ServiceError:
             seq = await self.ctx.store.find_request(table.table_id, rid) if rid else None
             if seq is None:
                 raise
-            return await self._rejoin(table.table_id, seq)
+            raise await self._already_joined(table.table_id, seq, request) from None
 
-    async def _rejoin(self, table_id: str, seq: int) -> svc.JoinTableResponse:
-        """The answer to a repeated JoinTable request: a token for the seat it took."""
+    async def _already_joined(
+        self, table_id: str, seq: int, request: svc.JoinTableRequest
+    ) -> e.ServiceError:
+        """The error for a repeated JoinTable request id.
+
+        The seat's token is never sent again: a request id is not a password, and whoever
+        repeats one must not get a seat's hidden hand.
+        """
         stored = await self.ctx.store.read(table_id, seq - 1, 1)
         payload = events.decode(stored[0])
-        if stored[0].type != events.PLAYER_SEATED:
-            raise e.invalid("request_id", "request_id was already used for another request")
-        table = await self.ctx.cache.load(table_id)
-        return self._joined(table, payload.seat)  # type: ignore[union-attr]
+        name = request.name.strip()
+        if (
+            not isinstance(payload, ev.PlayerSeated)
+            or (request.HasField("seat") and request.seat != payload.seat)
+            or (name and name != payload.name)
+        ):
+            return e.invalid(
+                "request_id", "request_id was already used for another request", e.REQUEST_ID_REUSED
+            )
+        return e.precondition(
+            e.ALREADY_JOINED,
+            f"this request already took seat {payload.seat}; its token is not sent again",
+            seat=str(payload.seat),
+        )
 
     def _joined(self, table: TableState, seat: int | None) -> svc.JoinTableResponse:
         token, expires = self.ctx.tokens.issue(table.table_id, seat, self.ctx.clock())
@@ -152,6 +172,8 @@ class TarokApp:
 def _variant(variant_id: str) -> Variant:
     if not variant_id:
         raise e.invalid("variant", "variant is required", e.UNKNOWN_VARIANT)
+    if len(variant_id) > MAX_ID or not variant_id.replace("_", "").replace("-", "").isalnum():
+        raise e.invalid("variant", f"unknown variant {e.shown(variant_id)!r}", e.UNKNOWN_VARIANT)
     try:
         return find_variant(variant_id)
     except KeyError as err:

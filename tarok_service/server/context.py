@@ -12,11 +12,12 @@ from . import errors as e
 from .cache import TableCache
 from .commands import Shuffler, secure_shuffle
 from .config import ServerConfig
+from .limits import MAX_REQUEST_ID, check_request_id
 from .metrics import MeteredStore, Metrics
-from .tokens import Claim, TokenSigner
+from .table import TableState
+from .tokens import Claim, ClaimCache, TokenSigner, digest
 
-MAX_REQUEST_ID = 128
-CLAIM_CACHE_SIZE = 10_000
+__all__ = ["MAX_REQUEST_ID", "Context", "check_seat", "request_id"]
 
 
 @dataclass
@@ -31,14 +32,16 @@ class Context:
     cache: TableCache = field(init=False)
     tokens: TokenSigner = field(init=False)
     stopping: bool = field(init=False, default=False)
-    _claims: dict[str, Claim] = field(init=False, default_factory=dict)
+    _claims: ClaimCache = field(init=False, default_factory=ClaimCache)
     _waits: set[asyncio.Timeout] = field(init=False, default_factory=set)
 
     def __post_init__(self) -> None:
         if not isinstance(self.store, MeteredStore):
             self.store = MeteredStore(self.store, self.metrics)
         self.cache = TableCache(self.store, self.config.cache_size, self.metrics)
-        self.tokens = TokenSigner(self.config.secret, self.config.token_ttl_seconds)
+        self.tokens = TokenSigner(
+            [self.config.secret, *self.config.previous_secrets], self.config.token_ttl_seconds
+        )
 
     async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
         """`store.wait_for_change`, but returning `after` at once when the server stops.
@@ -69,20 +72,34 @@ class Context:
     def claim(self, token: str) -> Claim:
         """The verified claim of a token (UNAUTHENTICATED otherwise).
 
-        Tokens that verified once are remembered (expiry is still checked every time).
+        Tokens that verified once are remembered by digest in a bounded cache (expiry is
+        still checked every time); malformed tokens are refused before any hashing.
         """
         now = self.clock()
-        known = self._claims.get(token)
+        self.tokens.check_shape(token)
+        key = digest(token)
+        known = self._claims.get(key)
         if known is None or now >= known.expires:
             known = self.tokens.verify(token, now)
-            if len(self._claims) >= CLAIM_CACHE_SIZE:
-                self._claims.clear()
-            self._claims[token] = known
+            self._claims.put(key, known)
         return known
 
 
-def request_id(text: str) -> str | None:
-    """A request id (None when empty); INVALID_ARGUMENT when too long."""
-    if len(text) > MAX_REQUEST_ID:
-        raise e.invalid("request_id", f"request_id is longer than {MAX_REQUEST_ID} characters")
-    return text or None
+def check_seat(claim: Claim, table: TableState) -> None:
+    """PERMISSION_DENIED unless the claim's table is `table` and its seat exists there."""
+    if claim.table_id != table.table_id or (
+        claim.seat is not None and not 0 <= claim.seat < table.players
+    ):
+        raise e.ServiceError(
+            e.PERMISSION_DENIED, e.BAD_TOKEN, "the token names no seat of this table"
+        )
+
+
+def request_id(text: str, scope: str | None = None) -> str | None:
+    """A request id (None when empty); INVALID_ARGUMENT when too long or not printable.
+
+    With a `scope` (a seat number, "join") the id is recorded as `scope/id`: ids are unique
+    per caller, so one seat can neither squat nor replay another seat's request ids.
+    """
+    rid = check_request_id(text)
+    return rid if rid is None or scope is None else f"{scope}/{rid}"
