@@ -57,7 +57,7 @@ async def create_server(
     With no `store`, one is opened from `config.store_url` and closed by `shutdown`.
     """
     owned = store is None
-    store = store or open_store(config.store_url)
+    store = store or open_store(config.store_url, config.store_timeout_seconds)
     await store.open()
     app = TarokApp(store, config)
     server = grpc.aio.server(

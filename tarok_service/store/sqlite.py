@@ -30,6 +30,7 @@ from .base import (
     StoredEvent,
     VersionConflict,
     check_append_args,
+    unavailable_on,
 )
 
 T = TypeVar("T")
@@ -62,6 +63,8 @@ _READ = (
 _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT ?"
 
 Row = tuple[str, int, str, bytes, str | None, float]
+# "database is locked" past the busy timeout, disk I/O errors, ...: StoreUnavailable.
+_guarded = unavailable_on((sqlite3.OperationalError,))
 
 
 @dataclass
@@ -126,6 +129,7 @@ class SqliteEventStore:
         executor.shutdown(wait=True)
         self._signals.wake_all()
 
+    @_guarded
     async def append(
         self, table_id: str, expected_version: int, events: Sequence[NewEvent], now: float
     ) -> int:
@@ -150,6 +154,7 @@ class SqliteEventStore:
         self._signals.wake(table_id, version)
         return version
 
+    @_guarded
     async def read(
         self, table_id: str, after: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
@@ -159,19 +164,23 @@ class SqliteEventStore:
         )
         return [StoredEvent(*row) for row in rows]
 
+    @_guarded
     async def version(self, table_id: str) -> int:
         """Return the table's last seq, 0 when empty."""
         return await self._run(lambda: self._version_sync(table_id))
 
+    @_guarded
     async def find_request(self, table_id: str, request_id: str) -> int | None:
         """Return the seq of the event carrying `request_id`, or None."""
         return await self._run(lambda: self._find_sync(table_id, request_id))
 
+    @_guarded
     async def list_tables(self, limit: int = 100) -> list[str]:
         """Return up to `limit` table ids in ascending order."""
         rows = await self._run(lambda: self._db().execute(_TABLES, (limit,)).fetchall())
         return [str(row[0]) for row in rows]
 
+    @_guarded
     async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
         """Return the version once it is > `after`, or the version after `timeout` s."""
         return await wait_for_version(

@@ -11,7 +11,7 @@ with connect("localhost:50051") as client:
 
 from __future__ import annotations
 
-import uuid
+import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -151,7 +151,7 @@ class Seat:
             token=self.token,
             move_id=move_id,
             expected_version=expected_version,
-            request_id=request_id or uuid.uuid4().hex,
+            request_id=request_id or secrets.token_urlsafe(16),
         )
         response: svc.SubmitMoveResponse = self.client.call("SubmitMove", request)
         return response
