@@ -33,7 +33,7 @@ class TarokApp:
 
     def __init__(self, store: EventStore, config: ServerConfig, ctx: Context | None = None) -> None:
         self.ctx = ctx or Context(store, config)
-        self.slots = logs.WatcherSlots(config.max_watchers)
+        self.slots = logs.WatcherSlots(config.max_watchers, config.max_watchers_per_principal)
         self.ctx.metrics.watch_streams.set_function(lambda: self.slots.open)
         self._variants: svc.ListVariantsResponse | None = None
 
@@ -115,11 +115,16 @@ class TarokApp:
             self.ctx.metrics.move_rejected(err.reason)
             raise
 
-    def watch_table(self, request: svc.WatchTableRequest) -> AsyncIterator[svc.WatchTableResponse]:
-        return logs.watch(self.ctx, self.slots, request)
+    def watch_table(
+        self, request: svc.WatchTableRequest, peer: str = ""
+    ) -> AsyncIterator[svc.WatchTableResponse]:
+        """`peer`: the client's address (limits per caller), empty when unknown."""
+        return logs.watch(self.ctx, self.slots, request, peer)
 
-    async def get_table_log(self, request: svc.GetTableLogRequest) -> svc.GetTableLogResponse:
-        return await logs.get_log(self.ctx, request)
+    async def get_table_log(
+        self, request: svc.GetTableLogRequest, peer: str = ""
+    ) -> svc.GetTableLogResponse:
+        return await logs.get_log(self.ctx, request, peer)
 
     # --- helpers ----------------------------------------------------------------------------
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..store import EventStore
@@ -34,6 +36,7 @@ class Context:
     stopping: bool = field(init=False, default=False)
     _claims: ClaimCache = field(init=False, default_factory=ClaimCache)
     _waits: set[asyncio.Timeout] = field(init=False, default_factory=set)
+    _log_calls: Counter[str] = field(init=False, default_factory=Counter)
 
     def __post_init__(self) -> None:
         if not isinstance(self.store, MeteredStore):
@@ -68,6 +71,24 @@ class Context:
         now = asyncio.get_running_loop().time()
         for waiting in list(self._waits):
             waiting.reschedule(now)
+
+    @contextmanager
+    def admit_log_call(self, principal: str) -> Iterator[None]:
+        """Admit one expensive call (a log page) for `principal`, or RESOURCE_EXHAUSTED
+        TOO_MANY_REQUESTS when that principal already has its share in flight."""
+        if self._log_calls[principal] >= self.config.max_log_calls_per_principal:
+            raise e.ServiceError(
+                e.RESOURCE_EXHAUSTED,
+                e.TOO_MANY_REQUESTS,
+                "too many log requests in flight for this caller: wait for one to finish",
+            )
+        self._log_calls[principal] += 1
+        try:
+            yield
+        finally:
+            self._log_calls[principal] -= 1
+            if self._log_calls[principal] <= 0:
+                del self._log_calls[principal]
 
     def claim(self, token: str) -> Claim:
         """The verified claim of a token (UNAUTHENTICATED otherwise).

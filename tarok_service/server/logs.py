@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import base64
+from collections import Counter
 from collections.abc import AsyncIterator
 
 from google.protobuf import json_format
@@ -11,10 +14,16 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from ..store import StoredEvent
 from . import errors as e
 from . import events
-from .context import Context
+from .cache import apply_stored
+from .context import Context, check_seat
+from .limits import MAX_PAGE_TOKEN
 from .table import FINISHED, TableState, fold
+from .tokens import Claim
 from .tournaments.log import is_finished
 from .views import filter_event, table_view
+
+PAGE_TOKEN_VERSION = "p1"
+HISTORY_PAGE = 500  # events WatchTable reads, folds and sends at a time when catching up
 
 
 class Follower:
@@ -41,25 +50,96 @@ class Follower:
         return out
 
 
-async def get_log(ctx: Context, request: svc.GetTableLogRequest) -> svc.GetTableLogResponse:
-    """The viewer's filtered log; the complete log (all deals) once the table has finished."""
+async def get_log(
+    ctx: Context, request: svc.GetTableLogRequest, peer: str = ""
+) -> svc.GetTableLogResponse:
+    """One page of the viewer's filtered log (AIP-158 paging); the complete log (all deals)
+    once the table has finished. The events are folded and filtered off the event loop, and
+    each caller may have only a few of these calls in flight."""
     claim = ctx.claim(request.token)
-    stored = await ctx.store.read(claim.table_id, 0)
-    if not stored:
-        raise e.not_found(claim.table_id)
-    complete = stored[-1].type == events.TABLE_CLOSED and await _unsealed(ctx, stored[0])
-    follower = Follower(claim.table_id, claim.seat)
+    if request.page_size < 0:
+        raise e.invalid("page_size", "page_size must be >= 0")
+    limit = ctx.config.log_page_size
+    size = min(request.page_size or limit, limit)
+    after, upto = _page_position(request.page_token)
+    with ctx.admit_log_call(_principal(claim, peer)):
+        if upto == 0:
+            upto = await ctx.store.version(claim.table_id)
+            if upto == 0:
+                raise e.not_found(claim.table_id)
+        first = await ctx.store.read(claim.table_id, 0, 1)
+        last = await ctx.store.read(claim.table_id, upto - 1, 1)
+        complete = last[0].type == events.TABLE_CLOSED and await _unsealed(ctx, first[0])
+        prefix = await ctx.store.read(claim.table_id, 0, after) if after else []
+        page = await ctx.store.read(claim.table_id, after, min(size, upto - after))
+        log, table = await asyncio.to_thread(
+            _page, claim, prefix, page, upto, complete, request.format == svc.LOG_FORMAT_JSON
+        )
+    if table is not None and table.version == upto:
+        ctx.cache.put(table)
+    end = after + len(page)
+    out = svc.GetTableLogResponse(next_page_token=_page_token(end, upto) if end < upto else "")
+    if isinstance(log, str):
+        out.json = log
+    else:
+        out.log.CopyFrom(log)
+    return out
+
+
+def _page(
+    claim: Claim,
+    prefix: list[StoredEvent],
+    page: list[StoredEvent],
+    upto: int,
+    complete: bool,
+    as_json: bool,
+) -> tuple[ev.TableLog | str, TableState | None]:
+    """The page as a TableLog (or its JSON) and the table after it (runs in a worker thread)."""
+    table = apply_stored(None, claim.table_id, prefix) if prefix else None
+    follower = Follower(claim.table_id, claim.seat, table)
+    if table is None and page:  # the first page: check the seat against TableCreated first
+        table = fold(None, claim.table_id, page[0].seq, events.decode(page[0]))
+    if table is not None:
+        check_seat(claim, table)
     log = ev.TableLog(
         table_id=claim.table_id,
-        version=stored[-1].seq,
+        version=upto,
         complete=complete,
-        events=follower.feed(stored, complete),
+        events=follower.feed(page, complete),
     )
-    if follower.table is not None:
-        ctx.cache.put(follower.table)
-    if request.format == svc.LOG_FORMAT_JSON:
-        return svc.GetTableLogResponse(json=json_format.MessageToJson(log))
-    return svc.GetTableLogResponse(log=log)
+    return (json_format.MessageToJson(log) if as_json else log), follower.table
+
+
+def _page_token(after: int, upto: int) -> str:
+    return base64.urlsafe_b64encode(f"{PAGE_TOKEN_VERSION}:{after}:{upto}".encode()).decode()
+
+
+def _page_position(token: str) -> tuple[int, int]:
+    """(events already sent, the table version the pages are taken at); (0, 0): first page."""
+    if not token:
+        return 0, 0
+    try:
+        if len(token) > MAX_PAGE_TOKEN:
+            raise ValueError
+        text = base64.urlsafe_b64decode(token.encode("ascii")).decode("ascii")
+        version, after_text, upto_text = text.split(":")
+        after, upto = int(after_text), int(upto_text)
+        if version != PAGE_TOKEN_VERSION or not 0 < after < upto or token != _page_token(
+            after, upto
+        ):
+            raise ValueError
+    except (ValueError, UnicodeError):
+        raise e.invalid("page_token", "page_token is not one this server gave") from None
+    return after, upto
+
+
+def _principal(claim: Claim, peer: str) -> str:
+    """Who is asking: a seat token's table and seat; for a spectator (spectator tokens are
+    free) the client's address, when known."""
+    if claim.seat is None and peer:
+        return f"peer:{peer}"
+    who = "spectator" if claim.seat is None else str(claim.seat)
+    return f"{claim.table_id}/{who}"
 
 
 async def _unsealed(ctx: Context, first: StoredEvent) -> bool:
@@ -71,53 +151,70 @@ async def _unsealed(ctx: Context, first: StoredEvent) -> bool:
 
 
 class WatcherSlots:
-    """Counts open watch streams against a limit."""
+    """Counts open watch streams against a global limit and a limit per principal (one seat,
+    or one client address for spectators), so no single caller can take every slot."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, per_principal: int | None = None) -> None:
         self.limit = limit
+        self.per_principal = limit if per_principal is None else per_principal
         self.open = 0
+        self._by: Counter[str] = Counter()
 
-    def acquire(self) -> None:
-        if self.open >= self.limit:
+    def acquire(self, principal: str = "") -> None:
+        if self.open >= self.limit or self._by[principal] >= self.per_principal:
             raise e.ServiceError(
                 e.RESOURCE_EXHAUSTED, e.TOO_MANY_WATCHERS, "too many open watch streams"
             )
         self.open += 1
+        self._by[principal] += 1
 
-    def release(self) -> None:
+    def release(self, principal: str = "") -> None:
         self.open -= 1
+        self._by[principal] -= 1
+        if self._by[principal] <= 0:
+            del self._by[principal]
 
 
 async def watch(
-    ctx: Context, slots: WatcherSlots, request: svc.WatchTableRequest
+    ctx: Context, slots: WatcherSlots, request: svc.WatchTableRequest, peer: str = ""
 ) -> AsyncIterator[svc.WatchTableResponse]:
     """A full view, the events after from_version, then new events live with heartbeats."""
     claim = ctx.claim(request.token)
     if request.from_version < 0:
         raise e.invalid("from_version", "from_version must be >= 0")
-    slots.acquire()
+    principal = _principal(claim, peer)
+    slots.acquire(principal)
     try:
         table = await ctx.cache.load(claim.table_id)
-        follower, history = await _history(ctx, table, claim.seat, request.from_version)
+        check_seat(claim, table)
         yield svc.WatchTableResponse(view=table_view(table, claim.seat))
-        for event in history:
+        follower = Follower(table.table_id, claim.seat)
+        if request.from_version >= table.version:
+            follower.table = table
+        async for event in _history(ctx, follower, request.from_version, table.version):
             yield svc.WatchTableResponse(event=event)
         async for item in _live(ctx, follower, request.with_views):
             yield item
     finally:
-        slots.release()
+        slots.release(principal)
 
 
 async def _history(
-    ctx: Context, table: TableState, seat: int | None, after: int
-) -> tuple[Follower, list[ev.Event]]:
-    """A follower at `table`'s version and the filtered events with version > `after`."""
-    if after >= table.version:
-        return Follower(table.table_id, seat, table), []
-    follower = Follower(table.table_id, seat)
-    stored = await ctx.store.read(table.table_id, 0, table.version)
-    entries = follower.feed(stored)
-    return follower, [x for x in entries if x.version > after]
+    ctx: Context, follower: Follower, after: int, upto: int
+) -> AsyncIterator[ev.Event]:
+    """The filtered events with version in (after, upto], read and folded in pages off the
+    event loop; `follower` ends at `upto`."""
+    table_id = follower.table_id
+    if follower.table is None and after > 0:
+        prefix = await ctx.store.read(table_id, 0, after)
+        follower.table = await asyncio.to_thread(apply_stored, None, table_id, prefix)
+    while follower.version < upto:
+        count = min(HISTORY_PAGE, upto - follower.version)
+        stored = await ctx.store.read(table_id, follower.version, count)
+        if not stored:
+            return
+        for event in await asyncio.to_thread(follower.feed, stored):
+            yield event
 
 
 async def _live(

@@ -57,11 +57,20 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
     async def WatchTable(
         self, request: svc.WatchTableRequest, context: Ctx
     ) -> AsyncIterator[svc.WatchTableResponse]:
-        async for item in self.app.watch_table(request):
+        async for item in self.app.watch_table(request, peer_address(context)):
             yield item
 
     @unary
     async def GetTableLog(
         self, request: svc.GetTableLogRequest, context: Ctx
     ) -> svc.GetTableLogResponse:
-        return await self.app.get_table_log(request)
+        return await self.app.get_table_log(request, peer_address(context))
+
+
+def peer_address(context: Ctx) -> str:
+    """The client's address without its port ("ipv4:10.0.0.7"), or "" when unknown."""
+    try:
+        peer = str(context.peer() or "")
+    except (AttributeError, NotImplementedError):
+        return ""
+    return peer.rpartition(":")[0] if peer.count(":") >= 2 else peer
