@@ -63,10 +63,12 @@ async def get_log(
     size = min(request.page_size or limit, limit)
     after, upto = _page_position(request.page_token)
     with ctx.admit_log_call(_principal(claim, peer)):
-        if upto == 0:
-            upto = await ctx.store.version(claim.table_id)
-            if upto == 0:
-                raise e.not_found(claim.table_id)
+        current = await ctx.store.version(claim.table_id)
+        if current == 0:
+            raise e.not_found(claim.table_id)
+        if upto > current:
+            raise e.invalid("page_token", "page_token is not one this server gave")
+        upto = upto or current
         first = await ctx.store.read(claim.table_id, 0, 1)
         last = await ctx.store.read(claim.table_id, upto - 1, 1)
         complete = last[0].type == events.TABLE_CLOSED and await _unsealed(ctx, first[0])

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import grpc
 import pytest
@@ -78,14 +79,14 @@ def test_outage_is_unavailable_with_retry_info_and_recovers(
     assert watching.wait(30)
 
     proxy.cut()
-    calls = [
+    calls: list[Callable[[], Any]] = [
         lambda: stub.CreateTable(svc.CreateTableRequest(variant="slovenian", players=4)),
         lambda: stub.JoinTable(svc.JoinTableRequest(table_id="a" * 18)),
         lambda: stub.GetTableLog(svc.GetTableLogRequest(token=tokens[0])),
     ]
-    for call in calls * 2:
+    for make in calls * 2:
         with pytest.raises(grpc.RpcError) as caught:
-            call()
+            make()
         unavailable(caught.value)
     watcher.join(60)
     assert not watcher.is_alive() and len(ended) == 1
