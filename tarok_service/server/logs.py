@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
-from collections import Counter
-from collections.abc import AsyncIterator
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from google.protobuf import json_format
 from tarok_proto.tarok.v1 import events_pb2 as ev
@@ -22,8 +24,32 @@ from .tokens import Claim
 from .tournaments.log import is_finished
 from .views import filter_event, table_view
 
+T = TypeVar("T")
 PAGE_TOKEN_VERSION = "p1"
 HISTORY_PAGE = 500  # events WatchTable reads, folds and sends at a time when catching up
+RESUME_STATES = 64  # table states kept where a log page ended, for the next page
+# Folding and filtering long logs is CPU work: it runs here, off the event loop, on few
+# threads so that it competes little with the loop for the interpreter.
+BUILDERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tarok-log")
+_resume: OrderedDict[tuple[str, int], TableState] = OrderedDict()
+
+
+async def off_loop(func: Callable[..., T], *args: Any) -> T:
+    """`func(*args)` on a log builder thread."""
+    return await asyncio.get_running_loop().run_in_executor(BUILDERS, func, *args)
+
+
+def _resumed(table_id: str, version: int) -> TableState | None:
+    state = _resume.get((table_id, version))
+    if state is not None:
+        _resume.move_to_end((table_id, version))
+    return state
+
+
+def _remember(table: TableState) -> None:
+    _resume[(table.table_id, table.version)] = table
+    while len(_resume) > RESUME_STATES:
+        _resume.popitem(last=False)
 
 
 class Follower:
@@ -72,14 +98,16 @@ async def get_log(
         first = await ctx.store.read(claim.table_id, 0, 1)
         last = await ctx.store.read(claim.table_id, upto - 1, 1)
         complete = last[0].type == events.TABLE_CLOSED and await _unsealed(ctx, first[0])
-        prefix = await ctx.store.read(claim.table_id, 0, after) if after else []
+        start = _resumed(claim.table_id, after) if after else None
+        prefix = await ctx.store.read(claim.table_id, 0, after) if after and not start else []
         page = await ctx.store.read(claim.table_id, after, min(size, upto - after))
-        log, table = await asyncio.to_thread(
-            _page, claim, prefix, page, upto, complete, request.format == svc.LOG_FORMAT_JSON
-        )
+        as_json = request.format == svc.LOG_FORMAT_JSON
+        log, table = await off_loop(_page, claim, start, prefix, page, upto, complete, as_json)
+    end = after + len(page)
     if table is not None and table.version == upto:
         ctx.cache.put(table)
-    end = after + len(page)
+    elif table is not None and end < upto:
+        _remember(table)
     out = svc.GetTableLogResponse(next_page_token=_page_token(end, upto) if end < upto else "")
     if isinstance(log, str):
         out.json = log
@@ -90,6 +118,7 @@ async def get_log(
 
 def _page(
     claim: Claim,
+    start: TableState | None,
     prefix: list[StoredEvent],
     page: list[StoredEvent],
     upto: int,
@@ -97,7 +126,7 @@ def _page(
     as_json: bool,
 ) -> tuple[ev.TableLog | str, TableState | None]:
     """The page as a TableLog (or its JSON) and the table after it (runs in a worker thread)."""
-    table = apply_stored(None, claim.table_id, prefix) if prefix else None
+    table = apply_stored(None, claim.table_id, prefix) if prefix else start
     follower = Follower(claim.table_id, claim.seat, table)
     if table is None and page:  # the first page: check the seat against TableCreated first
         table = fold(None, claim.table_id, page[0].seq, events.decode(page[0]))
@@ -209,13 +238,13 @@ async def _history(
     table_id = follower.table_id
     if follower.table is None and after > 0:
         prefix = await ctx.store.read(table_id, 0, after)
-        follower.table = await asyncio.to_thread(apply_stored, None, table_id, prefix)
+        follower.table = await off_loop(apply_stored, None, table_id, prefix)
     while follower.version < upto:
         count = min(HISTORY_PAGE, upto - follower.version)
         stored = await ctx.store.read(table_id, follower.version, count)
         if not stored:
             return
-        for event in await asyncio.to_thread(follower.feed, stored):
+        for event in await off_loop(follower.feed, stored):
             yield event
 
 
