@@ -30,7 +30,7 @@ HISTORY_PAGE = 500  # events WatchTable reads, folds and sends at a time when ca
 RESUME_STATES = 64  # table states kept where a log page ended, for the next page
 # Folding and filtering long logs is CPU work: it runs here, off the event loop, on few
 # threads so that it competes little with the loop for the interpreter.
-BUILDERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tarok-log")
+BUILDERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarok-log")
 _resume: OrderedDict[tuple[str, int], TableState] = OrderedDict()
 
 

@@ -29,6 +29,18 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--secret", default=None, help="token signing secret (default: $TAROK_SECRET, else random)"
     )
+    serve.add_argument(
+        "--previous-secret",
+        action="append",
+        default=[],
+        help="an older signing secret whose tokens are still accepted (repeatable; rotation)",
+    )
+    serve.add_argument(
+        "--store-timeout",
+        type=float,
+        default=3.0,
+        help="seconds a call waits for the store before failing with UNAVAILABLE",
+    )
     serve.add_argument("--heartbeat", type=float, default=10.0, help="watch heartbeat seconds")
     serve.add_argument(
         "--metrics-port",
@@ -110,6 +122,8 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         secret=resolve_secret(args.secret),
+        previous_secrets=tuple(s.encode() for s in args.previous_secret),
+        store_timeout_seconds=args.store_timeout,
         heartbeat_seconds=args.heartbeat,
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,
