@@ -34,7 +34,7 @@ from tarok_proto.tarok.v1 import views_pb2  # noqa: E402
 PLAYING = views_pb2.TABLE_STATUS_PLAYING
 
 
-async def long_table(stub: svc_grpc.TarokServiceStub, events: int) -> tuple[list[str], str]:
+async def long_table(stub: svc_grpc.TarokServiceAsyncStub, events: int) -> tuple[list[str], str]:
     """A table with at least `events` events: (seat tokens, a spectator token)."""
     request = svc.CreateTableRequest(variant="slovenian", players=4, hands=1000)
     table = (await stub.CreateTable(request)).table_id
@@ -60,7 +60,7 @@ async def long_table(stub: svc_grpc.TarokServiceStub, events: int) -> tuple[list
     return tokens, spectator.token
 
 
-async def read_log(stub: svc_grpc.TarokServiceStub, token: str, size: int) -> int:
+async def read_log(stub: svc_grpc.TarokServiceAsyncStub, token: str, size: int) -> int:
     """Every page of the log; the number of events."""
     count, page_token = 0, ""
     while True:
@@ -73,7 +73,7 @@ async def read_log(stub: svc_grpc.TarokServiceStub, token: str, size: int) -> in
             return count
 
 
-async def drain_watch(stub: svc_grpc.TarokServiceStub, token: str, upto: int) -> None:
+async def drain_watch(stub: svc_grpc.TarokServiceAsyncStub, token: str, upto: int) -> None:
     """Watch from version 0 until the event at `upto` arrives."""
     stream = stub.WatchTable(svc.WatchTableRequest(token=token, from_version=0))
     async for item in stream:
@@ -82,7 +82,7 @@ async def drain_watch(stub: svc_grpc.TarokServiceStub, token: str, upto: int) ->
             return
 
 
-async def pings(stub: svc_grpc.TarokServiceStub, stop: asyncio.Event) -> list[float]:
+async def pings(stub: svc_grpc.TarokServiceAsyncStub, stop: asyncio.Event) -> list[float]:
     out = []
     request = svc.PingRequest(payload=b"x" * 16)
     while not stop.is_set():
