@@ -141,6 +141,26 @@ def test_1_tokens_carry_a_key_id_and_old_keys_still_verify() -> None:
         old.verify(fresh, 1_001.0)
 
 
+def test_1_a_rotated_server_accepts_tokens_of_its_previous_secret() -> None:
+    old = ServerThread(config(secret=b"old secret"))
+    try:
+        table_id, tokens = new_table(old.stub)
+    finally:
+        old.stop()
+    store_less = ServerThread(config(secret=b"new secret", previous_secrets=(b"old secret",)))
+    try:
+        code, reason, _ = error_of(lambda: view(store_less.stub, tokens[0]))
+        assert (code, reason) == (grpc.StatusCode.NOT_FOUND, "TABLE_NOT_FOUND")  # verified
+    finally:
+        store_less.stop()
+    strict = ServerThread(config(secret=b"new secret"))
+    try:
+        expect_error(lambda: view(strict.stub, tokens[0]), UNAUTHENTICATED, "BAD_TOKEN")
+    finally:
+        strict.stop()
+    assert table_id
+
+
 # 2. A JoinTable request id is not a password.
 
 
