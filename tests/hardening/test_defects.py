@@ -21,6 +21,8 @@ import structlog
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from tarok_service.server import logs
 from tarok_service.server.logconf import configure_logging
@@ -318,6 +320,13 @@ def test_5_nul_in_table_id_or_request_id_is_invalid(any_server: ServerThread) ->
         field="request_id",
     )
     assert view(stub, tokens[0]).version == 6
+    ratings = ts_grpc.TournamentServiceStub(any_server.channel)
+    expect_error(
+        lambda: ratings.GetRatings(ts.GetRatingsRequest(variant="slovenian\x00")),
+        INVALID,
+        "UNKNOWN_VARIANT",
+        field="variant",
+    )
 
 
 # 6. Logs come in pages, built off the event loop.
