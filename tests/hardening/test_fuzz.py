@@ -8,6 +8,7 @@ nothing was written to the store.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -26,7 +27,8 @@ from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from tests.service.harness import ServerThread, config, new_table, view
 
-EXAMPLES = 300  # x 11 requests: more than 2,000 requests per store
+# x 11 requests: more than 2,000 requests per store (TAROK_FUZZ_EXAMPLES for a longer hunt)
+EXAMPLES = int(os.environ.get("TAROK_FUZZ_EXAMPLES", "300"))
 MAX_RESPONSE = 1 << 20
 MAX_DETAILS = 300
 FORBIDDEN = {grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
