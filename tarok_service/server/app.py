@@ -18,15 +18,17 @@ from ..store import DuplicateRequest, EventStore, VersionConflict
 from . import codec, commands, drive, events, fanout, lobby, logs, moves, rematch, seats, tables
 from . import errors as e
 from .config import ServerConfig
-from .context import Context, request_id
+from .context import Context, check_seat, request_id
 from .i18n import Labels, SeatLocales, negotiate
+from .limits import MAX_ID, MAX_NAME, check_id, check_name, check_options
 from .table import SEATING, TableState
 from .tournaments.log import is_finished
 from .tournaments.organiser import sealed
 from .views import table_view
 
-MAX_NAME = 40
+__all__ = ["MAX_NAME", "TarokApp"]
 TABLE_ID_BYTES = 9
+JOIN_SCOPE = "join"
 
 
 class TarokApp:
@@ -34,7 +36,7 @@ class TarokApp:
 
     def __init__(self, store: EventStore, config: ServerConfig, ctx: Context | None = None) -> None:
         self.ctx = ctx or Context(store, config)
-        self.slots = logs.WatcherSlots(config.max_watchers)
+        self.slots = logs.WatcherSlots(config.max_watchers, config.max_watchers_per_principal)
         self.feeds = fanout.Feeds(self.ctx)
         self.ctx.metrics.watch_streams.set_function(lambda: self.slots.open)
         self._variants: dict[str | None, svc.ListVariantsResponse] = {}
@@ -69,9 +71,12 @@ class TarokApp:
         if not 1 <= hands <= self.ctx.config.max_hands:
             raise e.invalid("hands", f"hands must be in 1..{self.ctx.config.max_hands}")
         rid = request_id(request.request_id)
+        if len(request.preset_deals) > self.ctx.config.max_hands:
+            raise e.invalid("preset_deals", f"at most {self.ctx.config.max_hands} preset deals")
+        options = check_options(request.options)
         try:
             created = commands.table_created(
-                variant, request.players, dict(request.options), hands, _presets(request)
+                variant, request.players, options, hands, _presets(request)
             )
         except OptionError as err:
             raise _option_error(err) from None
@@ -105,7 +110,15 @@ class TarokApp:
     async def rematch(self, request: svc.RematchRequest) -> svc.RematchResponse:
         table_id, seat, name, rid = await rematch.rematch(self.ctx, request)
         join = svc.JoinTableRequest(table_id=table_id, seat=seat, name=name, request_id=rid)
-        joined = await self.join_table(join)
+        try:
+            joined = await self.join_table(join)
+        except e.ServiceError as err:
+            # Asking again: the caller holds the old seat's current token, which proves it is
+            # the player this seat was taken for (unless the seat changed hands since).
+            table = await self.ctx.cache.load(table_id)
+            if err.reason != e.ALREADY_JOINED or table.generations[seat] != 1:
+                raise
+            joined = self._joined(table, seat)
         return svc.RematchResponse(
             token=joined.token,
             seat=seat,
@@ -132,12 +145,9 @@ class TarokApp:
 
     async def join_table(self, request: svc.JoinTableRequest) -> svc.JoinTableResponse:
         """Take a seat (or the first free one), or a spectator token."""
-        if not request.table_id:
-            raise e.invalid("table_id", "table_id is required")
-        name = request.name.strip()
-        if len(name) > MAX_NAME:
-            raise e.invalid("name", f"name is longer than {MAX_NAME} characters")
-        rid = request_id(request.request_id)
+        check_id("table_id", request.table_id)
+        name = check_name(request.name)
+        rid = request_id(request.request_id, JOIN_SCOPE)
         table = await self.ctx.cache.load(request.table_id)
         if table.tournament_id and not await is_finished(self.ctx, table.tournament_id):
             raise sealed(table.tournament_id, "the tables", "closed to spectators until it ends")
@@ -160,7 +170,7 @@ class TarokApp:
                     self.ctx.clock(),
                 )
             except DuplicateRequest as dup:
-                return await self._rejoin(table.table_id, dup.seq)
+                raise await self._already_joined(table.table_id, dup.seq, request) from None
             except VersionConflict:
                 table = await self.ctx.cache.load(table.table_id)
                 continue
@@ -173,6 +183,7 @@ class TarokApp:
     async def get_view(self, request: svc.GetTableViewRequest) -> svc.GetTableViewResponse:
         claim = self.ctx.claim(request.token)
         table = await self.ctx.cache.load(claim.table_id)
+        check_seat(claim, table)
         seats.check_current(claim, table)
         words = self.labels(table, claim.seat, request.locale)
         return svc.GetTableViewResponse(view=table_view(table, claim.seat, words, self.ctx.clock()))
@@ -188,40 +199,55 @@ class TarokApp:
             self.ctx.metrics.move_rejected(err.reason)
             raise
 
-    def watch_table(self, request: svc.WatchTableRequest) -> AsyncIterator[svc.WatchTableResponse]:
-        return logs.watch(self.ctx, self.slots, request, self.feeds, self.labels)
+    def watch_table(
+        self, request: svc.WatchTableRequest, peer: str = ""
+    ) -> AsyncIterator[svc.WatchTableResponse]:
+        """`peer`: the client's address (limits per caller), empty when unknown."""
+        return logs.watch(self.ctx, self.slots, request, self.feeds, self.labels, peer)
 
-    async def get_table_log(self, request: svc.GetTableLogRequest) -> svc.GetTableLogResponse:
-        return await logs.get_log(self.ctx, request)
+    async def get_table_log(
+        self, request: svc.GetTableLogRequest, peer: str = ""
+    ) -> svc.GetTableLogResponse:
+        return await logs.get_log(self.ctx, request, peer)
 
     # --- helpers ----------------------------------------------------------------------------
 
     async def _pick_seat(
         self, table: TableState, request: svc.JoinTableRequest, rid: str | None
     ) -> int | svc.JoinTableResponse:
-        """The seat to take, a replayed answer for a repeated request id, or an error."""
+        """The seat to take, or an error (ALREADY_JOINED for a repeated request id)."""
         try:
             return _choose_seat(table, request)
         except e.ServiceError:
             seq = await self.ctx.store.find_request(table.table_id, rid) if rid else None
             if seq is None:
                 raise
-            return await self._rejoin(table.table_id, seq)
+            raise await self._already_joined(table.table_id, seq, request) from None
 
-    async def _rejoin(self, table_id: str, seq: int) -> svc.JoinTableResponse:
-        """The answer to a repeated JoinTable request: a token for the seat it took."""
-        stored = await self.ctx.store.read(table_id, 0, seq)
-        payload = events.decode(stored[-1])
-        if not isinstance(payload, ev.PlayerSeated):
-            raise e.invalid("request_id", "request_id was already used for another request")
-        # The token is for the seat as that request took it: revoked if it was taken since.
-        generation = 0
-        for item in stored:
-            earlier = events.decode(item)
-            if isinstance(earlier, ev.PlayerSeated) and earlier.seat == payload.seat:
-                generation += 1
-        table = await self.ctx.cache.load(table_id)
-        return self._joined(table, payload.seat, generation)
+    async def _already_joined(
+        self, table_id: str, seq: int, request: svc.JoinTableRequest
+    ) -> e.ServiceError:
+        """The error for a repeated JoinTable request id.
+
+        The seat's token is never sent again: a request id is not a password, and whoever
+        repeats one must not get a seat's hidden hand.
+        """
+        stored = await self.ctx.store.read(table_id, seq - 1, 1)
+        payload = events.decode(stored[0])
+        name = request.name.strip()
+        if (
+            not isinstance(payload, ev.PlayerSeated)
+            or (request.HasField("seat") and request.seat != payload.seat)
+            or (name and name != payload.name)
+        ):
+            return e.invalid(
+                "request_id", "request_id was already used for another request", e.REQUEST_ID_REUSED
+            )
+        return e.precondition(
+            e.ALREADY_JOINED,
+            f"this request already took seat {payload.seat}; its token is not sent again",
+            seat=str(payload.seat),
+        )
 
     def _joined(
         self, table: TableState, seat: int | None, generation: int | None = None
@@ -239,6 +265,8 @@ class TarokApp:
 def _variant(variant_id: str) -> Variant:
     if not variant_id:
         raise e.invalid("variant", "variant is required", e.UNKNOWN_VARIANT)
+    if len(variant_id) > MAX_ID or not variant_id.replace("_", "").replace("-", "").isalnum():
+        raise e.invalid("variant", f"unknown variant {e.shown(variant_id)!r}", e.UNKNOWN_VARIANT)
     try:
         return find_variant(variant_id)
     except KeyError as err:

@@ -17,7 +17,9 @@ from . import codec, recorded
 if TYPE_CHECKING:
     from .table import TableState
 
-SCHEMA = 2  # the TableSnapshot format (2: bots, generations, commitment); a snapshot of another format is ignored (replayed)
+# The TableSnapshot format (2: bots, generations, commitment); a snapshot of another format is
+# ignored (the table is replayed instead).
+SCHEMA = 2
 
 
 def snapshot_of(table: TableState) -> ev.TableSnapshot:

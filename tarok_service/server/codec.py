@@ -237,15 +237,21 @@ def move_from_request(request: svc.SubmitMoveRequest) -> Move:
     which = request.WhichOneof("move")
     if which == "move_id":
         if not _MOVE_ID.match(request.move_id):
-            raise e.invalid("move_id", f"malformed move id {request.move_id!r}", e.MALFORMED_MOVE)
+            raise e.invalid(
+                "move_id", f"malformed move id {e.shown(request.move_id)!r}", e.MALFORMED_MOVE
+            )
         return Move.parse(request.move_id)
     if which == "spec":
         spec = request.spec
         if not _MOVE_TOKEN.match(spec.kind) or ":" in spec.kind:
-            raise e.invalid("spec.kind", f"malformed move kind {spec.kind!r}", e.MALFORMED_MOVE)
+            raise e.invalid(
+                "spec.kind", f"malformed move kind {e.shown(spec.kind)!r}", e.MALFORMED_MOVE
+            )
         arg = spec.WhichOneof("argument")
         value = getattr(spec, arg) if arg else ""
         if value and not _MOVE_TOKEN.match(value):
-            raise e.invalid(f"spec.{arg}", f"malformed move argument {value!r}", e.MALFORMED_MOVE)
+            raise e.invalid(
+                f"spec.{arg}", f"malformed move argument {e.shown(value)!r}", e.MALFORMED_MOVE
+            )
         return Move(spec.kind, value)
     raise e.invalid("move", "a move is required: move_id or spec", e.MALFORMED_MOVE)

@@ -23,9 +23,17 @@ class ServerConfig:
     host: str = "[::]"
     port: int = DEFAULT_PORT
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
+    previous_secrets: tuple[bytes, ...] = field(default=(), repr=False)  # still accepted
     token_ttl_seconds: int = 7 * 24 * 3600
     heartbeat_seconds: float = 10.0
     max_watchers: int = 1000
+    max_watchers_per_principal: int = 32  # one seat, or one client address for spectators
+    max_log_calls_per_principal: int = 2  # concurrent GetTableLog calls
+    log_page_size: int = 1000  # GetTableLog's default and maximum page size
+    store_timeout_seconds: float = 3.0  # longest wait for a store connection or lock
+    # How long a busy thread (a log being built) may hold the interpreter before the event
+    # loop gets it back (sys.setswitchinterval; Python's default is 0.005).
+    switch_interval_seconds: float = 0.001
     cache_size: int = 4096
     max_message_bytes: int = 1 << 20
     max_hands: int = 1000

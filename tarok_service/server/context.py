@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..store import EventStore
@@ -12,11 +14,12 @@ from . import errors as e
 from .cache import TableCache
 from .commands import Shuffler, secure_shuffle
 from .config import ServerConfig
+from .limits import MAX_REQUEST_ID, check_request_id
 from .metrics import MeteredStore, Metrics
-from .tokens import Claim, TokenSigner
+from .table import TableState
+from .tokens import Claim, ClaimCache, TokenSigner, digest
 
-MAX_REQUEST_ID = 128
-CLAIM_CACHE_SIZE = 10_000
+__all__ = ["MAX_REQUEST_ID", "Context", "check_seat", "request_id"]
 
 
 @dataclass
@@ -31,14 +34,17 @@ class Context:
     cache: TableCache = field(init=False)
     tokens: TokenSigner = field(init=False)
     stopping: bool = field(init=False, default=False)
-    _claims: dict[str, Claim] = field(init=False, default_factory=dict)
+    _claims: ClaimCache = field(init=False, default_factory=ClaimCache)
     _waits: set[asyncio.Timeout] = field(init=False, default_factory=set)
+    _log_calls: Counter[str] = field(init=False, default_factory=Counter)
 
     def __post_init__(self) -> None:
         if not isinstance(self.store, MeteredStore):
             self.store = MeteredStore(self.store, self.metrics)
         self.cache = TableCache(self.store, self.config.cache_size, self.metrics)
-        self.tokens = TokenSigner(self.config.secret, self.config.token_ttl_seconds)
+        self.tokens = TokenSigner(
+            [self.config.secret, *self.config.previous_secrets], self.config.token_ttl_seconds
+        )
 
     async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
         """`store.wait_for_change`, but returning `after` at once when the server stops.
@@ -66,23 +72,55 @@ class Context:
         for waiting in list(self._waits):
             waiting.reschedule(now)
 
+    @contextmanager
+    def admit_log_call(self, principal: str) -> Iterator[None]:
+        """Admit one expensive call (a log page) for `principal`, or RESOURCE_EXHAUSTED
+        TOO_MANY_REQUESTS when that principal already has its share in flight."""
+        if self._log_calls[principal] >= self.config.max_log_calls_per_principal:
+            raise e.ServiceError(
+                e.RESOURCE_EXHAUSTED,
+                e.TOO_MANY_REQUESTS,
+                "too many log requests in flight for this caller: wait for one to finish",
+            )
+        self._log_calls[principal] += 1
+        try:
+            yield
+        finally:
+            self._log_calls[principal] -= 1
+            if self._log_calls[principal] <= 0:
+                del self._log_calls[principal]
+
     def claim(self, token: str) -> Claim:
         """The verified claim of a token (UNAUTHENTICATED otherwise).
 
-        Tokens that verified once are remembered (expiry is still checked every time).
+        Tokens that verified once are remembered by digest in a bounded cache (expiry is
+        still checked every time); malformed tokens are refused before any hashing.
         """
         now = self.clock()
-        known = self._claims.get(token)
+        self.tokens.check_shape(token)
+        key = digest(token)
+        known = self._claims.get(key)
         if known is None or now >= known.expires:
             known = self.tokens.verify(token, now)
-            if len(self._claims) >= CLAIM_CACHE_SIZE:
-                self._claims.clear()
-            self._claims[token] = known
+            self._claims.put(key, known)
         return known
 
 
-def request_id(text: str) -> str | None:
-    """A request id (None when empty); INVALID_ARGUMENT when too long."""
-    if len(text) > MAX_REQUEST_ID:
-        raise e.invalid("request_id", f"request_id is longer than {MAX_REQUEST_ID} characters")
-    return text or None
+def check_seat(claim: Claim, table: TableState) -> None:
+    """PERMISSION_DENIED unless the claim's table is `table` and its seat exists there."""
+    if claim.table_id != table.table_id or (
+        claim.seat is not None and not 0 <= claim.seat < table.players
+    ):
+        raise e.ServiceError(
+            e.PERMISSION_DENIED, e.BAD_TOKEN, "the token names no seat of this table"
+        )
+
+
+def request_id(text: str, scope: str | None = None) -> str | None:
+    """A request id (None when empty); INVALID_ARGUMENT when too long or not printable.
+
+    With a `scope` (a seat number, "join") the id is recorded as `scope/id`: ids are unique
+    per caller, so one seat can neither squat nor replay another seat's request ids.
+    """
+    rid = check_request_id(text)
+    return rid if rid is None or scope is None else f"{scope}/{rid}"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+SHOWN = 32  # characters of client input an error message may quote
+
 # Error kinds (one per status a transport may answer with).
 INVALID_ARGUMENT = "invalid_argument"
 FAILED_PRECONDITION = "failed_precondition"
@@ -44,6 +46,17 @@ STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
 TOKEN_REVOKED = "TOKEN_REVOKED"
 TABLE_STARTED = "TABLE_STARTED"
 TABLE_EXPIRED = "TABLE_EXPIRED"
+MALFORMED_REQUEST = "MALFORMED_REQUEST"  # the request's bytes are not a valid message
+REQUEST_ID_REUSED = "REQUEST_ID_REUSED"  # a request id already used for another request
+ALREADY_JOINED = "ALREADY_JOINED"  # a repeated JoinTable: its token is not sent again
+TOO_MANY_REQUESTS = "TOO_MANY_REQUESTS"  # one caller's share of expensive calls is in use
+
+
+def shown(value: str, limit: int = SHOWN) -> str:
+    """A short quotable prefix of client input: printable ASCII as is, the rest escaped."""
+    text = value[:limit].encode("ascii", "backslashreplace").decode("ascii")
+    text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+    return text + ("..." if len(value) > limit else "")
 
 
 class ServiceError(Exception):
@@ -73,7 +86,7 @@ def precondition(reason: str, message: str, **metadata: str) -> ServiceError:
 
 def not_found(table_id: str) -> ServiceError:
     return ServiceError(
-        NOT_FOUND, TABLE_NOT_FOUND, f"no table {table_id!r}", {"table_id": table_id}
+        NOT_FOUND, TABLE_NOT_FOUND, f"no table {shown(table_id)!r}", {"table_id": shown(table_id)}
     )
 
 

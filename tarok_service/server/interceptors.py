@@ -10,6 +10,9 @@ import structlog
 
 from .context import Context
 from .observe import observed
+from .status import safe_deserializer
+
+OWN_SERVICES = "/tarok.v1."  # methods whose servicers answer undecodable requests
 
 log = structlog.get_logger("tarok.server")
 
@@ -34,13 +37,22 @@ class CallHook(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
     ) -> grpc.RpcMethodHandler[Any, Any]:
         method = handler_call_details.method
         handler = await continuation(handler_call_details)
-        if self.ctx is None or handler is None:
-            structlog.contextvars.bind_contextvars(method=method)
+        if handler is None:
             return handler
+        if self.ctx is None:
+            structlog.contextvars.bind_contextvars(method=method)
         known = self._wrapped.get(method)
         if known is None or known[0] is not handler:
-            known = self._wrapped[method] = (handler, observed(handler, method, self.ctx))
+            known = self._wrapped[method] = (handler, self._wrap(handler, method))
         return known[1]
+
+    def _wrap(
+        self, handler: grpc.RpcMethodHandler[Any, Any], method: str
+    ) -> grpc.RpcMethodHandler[Any, Any]:
+        if method.startswith(OWN_SERVICES):
+            guarded = safe_deserializer(handler.request_deserializer)
+            handler = handler._replace(request_deserializer=guarded)  # type: ignore[attr-defined]
+        return handler if self.ctx is None else observed(handler, method, self.ctx)
 
 
 def interceptors(ctx: Context | None = None) -> list[Any]:

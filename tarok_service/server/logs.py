@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import functools
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from google.protobuf import json_format
 from tarok_proto.tarok.v1 import events_pb2 as ev
@@ -12,15 +17,44 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from ..store import StoredEvent
 from . import errors as e
 from . import events
-from .context import Context
+from .cache import apply_stored
+from .context import Context, check_seat
 from .fanout import END, Feeds, Lagged, Watcher
 from .i18n import Labels
+from .limits import MAX_PAGE_TOKEN
 from .seats import check_current
 from .table import FINISHED, TableState, fold
+from .tokens import Claim
 from .tournaments.log import is_finished
 from .views import filter_event, table_view
 
+T = TypeVar("T")
 LabelsFor = Callable[[TableState, int | None, str], Labels | None]
+PAGE_TOKEN_VERSION = "p1"
+HISTORY_PAGE = 500  # events WatchTable reads, folds and sends at a time when catching up
+RESUME_STATES = 64  # table states kept where a log page ended, for the next page
+# Folding and filtering long logs is CPU work: it runs here, off the event loop, on few
+# threads so that it competes little with the loop for the interpreter.
+BUILDERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarok-log")
+_resume: OrderedDict[tuple[str, int], TableState] = OrderedDict()
+
+
+async def off_loop(func: Callable[..., T], *args: Any) -> T:
+    """`func(*args)` on a log builder thread."""
+    return await asyncio.get_running_loop().run_in_executor(BUILDERS, func, *args)
+
+
+def _resumed(table_id: str, version: int) -> TableState | None:
+    state = _resume.get((table_id, version))
+    if state is not None:
+        _resume.move_to_end((table_id, version))
+    return state
+
+
+def _remember(table: TableState) -> None:
+    _resume[(table.table_id, table.version)] = table
+    while len(_resume) > RESUME_STATES:
+        _resume.popitem(last=False)
 
 
 class Follower:
@@ -56,37 +90,122 @@ class Follower:
         return out
 
 
-async def get_log(ctx: Context, request: svc.GetTableLogRequest) -> svc.GetTableLogResponse:
-    """The viewer's filtered log; the complete log (all deals) once the table has finished."""
+async def get_log(
+    ctx: Context, request: svc.GetTableLogRequest, peer: str = ""
+) -> svc.GetTableLogResponse:
+    """One page of the viewer's filtered log (AIP-158 paging); the complete log (all deals)
+    once the table has finished. The events are folded and filtered off the event loop, and
+    each caller may have only a few of these calls in flight."""
     claim = ctx.claim(request.token)
-    stored = await ctx.store.read(claim.table_id, 0)
-    if not stored:
-        raise e.not_found(claim.table_id)
-    complete = events.name_of(stored[-1]) == events.TABLE_CLOSED and await _unsealed(ctx, stored[0])
-    follower = Follower(claim.table_id, claim.seat)
+    if request.page_size < 0:
+        raise e.invalid("page_size", "page_size must be >= 0")
+    limit = ctx.config.log_page_size
+    size = min(request.page_size or limit, limit)
+    after, upto = _page_position(request.page_token)
+    with ctx.admit_log_call(_principal(claim, peer)):
+        current = await ctx.store.version(claim.table_id)
+        if current == 0:
+            raise e.not_found(claim.table_id)
+        if upto > current:
+            raise e.invalid("page_token", "page_token is not one this server gave")
+        upto = upto or current
+        first = await ctx.store.read(claim.table_id, 0, 1)
+        last = await ctx.store.read(claim.table_id, upto - 1, 1)
+        complete = events.name_of(last[0]) == events.TABLE_CLOSED and await _unsealed(
+            ctx, first[0]
+        )
+        latest = await ctx.cache.load(claim.table_id)
+        check_seat(claim, latest)
+        check_current(claim, latest)  # a token of a seat taken again reads nothing
+        revealed = _played_out(latest)
+        start = _resumed(claim.table_id, after) if after else None
+        prefix = await ctx.store.read(claim.table_id, 0, after) if after and not start else []
+        page = await ctx.store.read(claim.table_id, after, min(size, upto - after))
+        as_json = request.format == svc.LOG_FORMAT_JSON
+        log, table = await off_loop(
+            _page, claim, start, prefix, page, upto, complete, as_json, revealed
+        )
+    end = after + len(page)
+    if table is not None and table.version == upto:
+        ctx.cache.put(table)
+    elif table is not None and end < upto:
+        _remember(table)
+    out = svc.GetTableLogResponse(next_page_token=_page_token(end, upto) if end < upto else "")
+    if isinstance(log, str):
+        out.json = log
+    else:
+        out.log.CopyFrom(log)
+    return out
+
+
+def _page(
+    claim: Claim,
+    start: TableState | None,
+    prefix: list[StoredEvent],
+    page: list[StoredEvent],
+    upto: int,
+    complete: bool,
+    as_json: bool,
+    revealed: frozenset[int] = frozenset(),
+) -> tuple[ev.TableLog | str, TableState | None]:
+    """The page as a TableLog (or its JSON) and the table after it (runs in a worker thread)."""
+    table = apply_stored(None, claim.table_id, prefix) if prefix else start
+    follower = Follower(claim.table_id, claim.seat, table)
+    if table is None and page:  # the first page: check the seat against TableCreated first
+        table = fold(None, claim.table_id, page[0].seq, events.decode(page[0]))
+    if table is not None:
+        check_seat(claim, table)
     log = ev.TableLog(
         table_id=claim.table_id,
-        version=stored[-1].seq,
+        version=upto,
         complete=complete,
-        events=follower.feed(stored, complete, _played_out(stored)),
+        events=follower.feed(page, complete, revealed),
     )
-    if follower.table is not None:
-        check_current(claim, follower.table)
-        ctx.cache.put(follower.table)
-    if request.format == svc.LOG_FORMAT_JSON:
-        return svc.GetTableLogResponse(json=json_format.MessageToJson(log))
-    return svc.GetTableLogResponse(log=log)
+    return (json_format.MessageToJson(log) if as_json else log), follower.table
 
 
-def _played_out(stored: list[StoredEvent]) -> frozenset[int]:
+def _page_token(after: int, upto: int) -> str:
+    return base64.urlsafe_b64encode(f"{PAGE_TOKEN_VERSION}:{after}:{upto}".encode()).decode()
+
+
+def _page_position(token: str) -> tuple[int, int]:
+    """(events already sent, the table version the pages are taken at); (0, 0): first page."""
+    if not token:
+        return 0, 0
+    try:
+        if len(token) > MAX_PAGE_TOKEN:
+            raise ValueError
+        text = base64.urlsafe_b64decode(token.encode("ascii")).decode("ascii")
+        version, after_text, upto_text = text.split(":")
+        after, upto = int(after_text), int(upto_text)
+        if version != PAGE_TOKEN_VERSION or not 0 < after < upto or token != _page_token(
+            after, upto
+        ):
+            raise ValueError
+    except (ValueError, UnicodeError):
+        raise e.invalid("page_token", "page_token is not one this server gave") from None
+    return after, upto
+
+
+def _principal(claim: Claim, peer: str) -> str:
+    """Who is asking: a seat token's table and seat; for a spectator (spectator tokens are
+    free) the client's address, when known."""
+    if claim.seat is None and peer:
+        return f"peer:{peer}"
+    who = "spectator" if claim.seat is None else str(claim.seat)
+    return f"{claim.table_id}/{who}"
+
+
+def _played_out(table: TableState) -> frozenset[int]:
     """The deals of a free table whose hands are over: their order and salt are revealed at
     once (the next deal is shuffled afresh). A tournament table's deals are also played at
-    other tables, so they wait for the whole log to be complete."""
-    created = events.decode(stored[0])
-    if not isinstance(created, ev.TableCreated) or created.tournament_id or created.preset:
+    other tables, and preset deals may be replayed elsewhere, so they wait for the whole log
+    to be complete. Every deal before the current one has been scored."""
+    if table.tournament_id or table.presets:
         return frozenset()
-    scored = (events.decode(s) for s in stored if events.name_of(s) == events.HAND_SCORED)
-    return frozenset(p.deal_number for p in scored if isinstance(p, ev.HandScored))
+    done = table.hand_done or table.status == FINISHED
+    last = table.deal_number if done else table.deal_number - 1
+    return frozenset(range(1, last + 1))
 
 
 async def _unsealed(ctx: Context, first: StoredEvent) -> bool:
@@ -98,21 +217,28 @@ async def _unsealed(ctx: Context, first: StoredEvent) -> bool:
 
 
 class WatcherSlots:
-    """Counts open watch streams against a limit."""
+    """Counts open watch streams against a global limit and a limit per principal (one seat,
+    or one client address for spectators), so no single caller can take every slot."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, per_principal: int | None = None) -> None:
         self.limit = limit
+        self.per_principal = limit if per_principal is None else per_principal
         self.open = 0
+        self._by: Counter[str] = Counter()
 
-    def acquire(self) -> None:
-        if self.open >= self.limit:
+    def acquire(self, principal: str = "") -> None:
+        if self.open >= self.limit or self._by[principal] >= self.per_principal:
             raise e.ServiceError(
                 e.RESOURCE_EXHAUSTED, e.TOO_MANY_WATCHERS, "too many open watch streams"
             )
         self.open += 1
+        self._by[principal] += 1
 
-    def release(self) -> None:
+    def release(self, principal: str = "") -> None:
         self.open -= 1
+        self._by[principal] -= 1
+        if self._by[principal] <= 0:
+            del self._by[principal]
 
 
 async def watch(
@@ -121,21 +247,26 @@ async def watch(
     request: svc.WatchTableRequest,
     feeds: Feeds,
     labels: LabelsFor | None = None,
+    peer: str = "",
 ) -> AsyncIterator[svc.WatchTableResponse]:
-    """A full view, the events after from_version, then new events live with heartbeats
-    (from the table's shared feed, see `fanout.py`); views are labelled by
-    `labels(table, seat, request.locale)` (else in English)."""
+    """A full view, the events after from_version (read in pages off the event loop), then
+    new events live with heartbeats (from the table's shared feed, see `fanout.py`); views are
+    labelled by `labels(table, seat, request.locale)` (else in English)."""
     claim = ctx.claim(request.token)
     if request.from_version < 0:
         raise e.invalid("from_version", "from_version must be >= 0")
-    slots.acquire()
+    principal = _principal(claim, peer)
+    slots.acquire(principal)
     try:
         table = await ctx.cache.load(claim.table_id)
-        words = labels(table, claim.seat, request.locale) if labels is not None else None
+        check_seat(claim, table)
         check_current(claim, table)
-        follower, history = await _history(ctx, table, claim.seat, request.from_version)
+        words = labels(table, claim.seat, request.locale) if labels is not None else None
         yield svc.WatchTableResponse(view=table_view(table, claim.seat, words, ctx.clock()))
-        for event in history:
+        follower = Follower(table.table_id, claim.seat)
+        if request.from_version >= table.version:
+            follower.table = table
+        async for event in _history(ctx, follower, request.from_version, table.version):
             yield svc.WatchTableResponse(event=event)
         if follower.table is not None:
             check = functools.partial(check_current, claim)  # the seat may be taken again
@@ -143,19 +274,25 @@ async def watch(
             async for item in live:
                 yield item
     finally:
-        slots.release()
+        slots.release(principal)
 
 
 async def _history(
-    ctx: Context, table: TableState, seat: int | None, after: int
-) -> tuple[Follower, list[ev.Event]]:
-    """A follower at `table`'s version and the filtered events with version > `after`."""
-    if after >= table.version:
-        return Follower(table.table_id, seat, table), []
-    follower = Follower(table.table_id, seat)
-    stored = await ctx.store.read(table.table_id, 0, table.version)
-    entries = follower.feed(stored)
-    return follower, [x for x in entries if x.version > after]
+    ctx: Context, follower: Follower, after: int, upto: int
+) -> AsyncIterator[ev.Event]:
+    """The filtered events with version in (after, upto], read and folded in pages off the
+    event loop; `follower` ends at `upto`."""
+    table_id = follower.table_id
+    if follower.table is None and after > 0:
+        prefix = await ctx.store.read(table_id, 0, after)
+        follower.table = await off_loop(apply_stored, None, table_id, prefix)
+    while follower.version < upto:
+        count = min(HISTORY_PAGE, upto - follower.version)
+        stored = await ctx.store.read(table_id, follower.version, count)
+        if not stored:
+            return
+        for event in await off_loop(follower.feed, stored):
+            yield event
 
 
 async def _live(
@@ -193,8 +330,8 @@ async def _live(
                     return
                 if isinstance(item, Lagged):
                     latest = await ctx.cache.load(table.table_id)
-                    follower, missed = await _history(ctx, latest, seat, item.version)
-                    for event in missed:
+                    follower = Follower(table.table_id, seat)
+                    async for event in _history(ctx, follower, item.version, latest.version):
                         yield svc.WatchTableResponse(event=event)
                     assert follower.table is not None
                     table = follower.table

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 import weakref
 from dataclasses import dataclass
 from typing import Any
@@ -63,7 +64,10 @@ async def create_server(
     With no `store`, one is opened from `config.store_url` and closed by `shutdown`.
     """
     owned = store is None
-    store = store or open_store(config.store_url, config.sqlite_sync)
+    sys.setswitchinterval(config.switch_interval_seconds)  # process-wide: see ServerConfig
+    store = store or open_store(
+        config.store_url, config.sqlite_sync, config.store_timeout_seconds
+    )
     await store.open()
     app = TarokApp(store, config)
     hooks = interceptors(app.ctx)

@@ -18,7 +18,7 @@ from ..store import DuplicateRequest, VersionConflict
 from . import codec, commands, events
 from . import errors as e
 from .cache import apply_stored
-from .context import Context, request_id
+from .context import Context, check_seat, request_id
 from .seats import check_current
 from .table import FINISHED, PLAYING, SEATING, TableState
 from .views import STATUS
@@ -34,12 +34,13 @@ async def submit_move(ctx: Context, request: svc.SubmitMoveRequest) -> svc.Submi
             e.PERMISSION_DENIED, e.SPECTATOR_CANNOT_MOVE, "a spectator token cannot make moves"
         )
     move = codec.move_from_request(request)
-    rid = request_id(request.request_id)
+    rid = request_id(request.request_id, str(claim.seat))
     expected = request.expected_version if request.HasField("expected_version") else None
     table_id, seat = claim.table_id, claim.seat
     table, fresh = ctx.cache.get(table_id), False
     if table is None or (expected is not None and expected > table.version):
         table, fresh = await ctx.cache.load(table_id), True
+    check_seat(claim, table)
     for _ in range(ctx.config.move_retries):
         try:
             check_current(claim, table)
@@ -48,13 +49,13 @@ async def submit_move(ctx: Context, request: svc.SubmitMoveRequest) -> svc.Submi
             if not fresh:
                 table, fresh = await ctx.cache.load(table_id), True
                 continue
-            return await _duplicate_or_raise(ctx, table_id, seat, rid, err)
+            return await _duplicate_or_raise(ctx, table_id, seat, rid, move, err)
         try:
             version = await ctx.store.append(
                 table_id, table.version, events.encode(batch.payloads, rid), ctx.clock()
             )
         except DuplicateRequest as dup:
-            return await first_answer(ctx, table_id, seat, dup.seq)
+            return await first_answer(ctx, table_id, seat, dup.seq, move)
         except VersionConflict:
             table, fresh = await ctx.cache.load(table_id), True
             continue
@@ -108,12 +109,18 @@ def answer(
     return out
 
 
-async def first_answer(ctx: Context, table_id: str, seat: int, seq: int) -> svc.SubmitMoveResponse:
-    """The answer given when the request recorded at `seq` was first made (read from the log)."""
+async def first_answer(
+    ctx: Context, table_id: str, seat: int, seq: int, move: Move
+) -> svc.SubmitMoveResponse:
+    """The answer given when the request recorded at `seq` was first made (read from the log);
+    INVALID_ARGUMENT REQUEST_ID_REUSED when that request was not this same move."""
     stored = await ctx.store.read(table_id, 0)
     first = stored[seq - 1]
-    if events.name_of(first) != events.MOVE_MADE or events.decode(first).seat != seat:  # type: ignore[union-attr]
-        raise e.invalid("request_id", "request_id was already used for another request")
+    made = events.decode(first) if events.name_of(first) == events.MOVE_MADE else None
+    if not isinstance(made, ev.MoveMade) or made.seat != seat or made.move_id != move.id:
+        raise e.invalid(
+            "request_id", "request_id was already used for another request", e.REQUEST_ID_REUSED
+        )
     end = seq
     while end < len(stored) and events.name_of(stored[end]) in SYSTEM_EVENTS:
         end += 1
@@ -123,11 +130,11 @@ async def first_answer(ctx: Context, table_id: str, seat: int, seq: int) -> svc.
 
 
 async def _duplicate_or_raise(
-    ctx: Context, table_id: str, seat: int, rid: str | None, err: e.ServiceError
+    ctx: Context, table_id: str, seat: int, rid: str | None, move: Move, err: e.ServiceError
 ) -> svc.SubmitMoveResponse:
     """A retried request gets its first answer; anything else gets the error."""
     if rid is not None:
         seq = await ctx.store.find_request(table_id, rid)
         if seq is not None:
-            return await first_answer(ctx, table_id, seat, seq)
+            return await first_answer(ctx, table_id, seat, seq, move)
     raise err

@@ -30,6 +30,7 @@ from . import errors as e
 from .accesslog import ACCESS_LOG
 from .context import Context
 from .fanout import SharedSerializer
+from .limits import log_text
 from .logconf import request_context
 
 log = structlog.get_logger("tarok.server")
@@ -208,7 +209,7 @@ def request_fields(ctx: Context, method: str, request: Any, context: Ctx) -> dic
     names = _fields_of(request)
     rid = request.request_id if "request_id" in names else ""
     fields: dict[str, Any] = {
-        "request_id": rid[:128] if rid else _request_id(context),
+        "request_id": log_text(rid) if rid else _request_id(context),
         "table": None,
         "seat": None,
         "variant": None,
@@ -224,12 +225,12 @@ def request_fields(ctx: Context, method: str, request: Any, context: Ctx) -> dic
             fields["table"], fields["seat"] = claim.table_id, claim.seat
     table_id = fields["table"] or (request.table_id if "table_id" in names else "")
     if table_id:
-        fields["table"] = table_id
+        fields["table"] = log_text(table_id)
         table = ctx.cache.peek(table_id)
         if table is not None:
             fields["variant"] = table.variant.id
     elif "variant" in names and isinstance(request.variant, str):
-        fields["variant"] = request.variant or None
+        fields["variant"] = log_text(request.variant) or None
     if "move_id" in names:
         fields["move_kind"] = move_kind(request)
     return fields
@@ -251,7 +252,7 @@ def _request_id(context: Ctx) -> str:
     """The x-request-id header, else a new id."""
     for key, value in context.invocation_metadata() or ():
         if key == REQUEST_ID_HEADER and isinstance(value, str) and value:
-            return value[:128]
+            return str(log_text(value))
     return os.urandom(8).hex()
 
 

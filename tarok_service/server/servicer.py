@@ -71,14 +71,16 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
     async def WatchTable(
         self, request: svc.WatchTableRequest, context: Ctx
     ) -> AsyncIterator[svc.WatchTableResponse]:
-        async for item in self.app.watch_table(_localised(request, context)):
+        async for item in self.app.watch_table(
+            _localised(request, context), peer_address(context)
+        ):
             yield item
 
     @unary
     async def GetTableLog(
         self, request: svc.GetTableLogRequest, context: Ctx
     ) -> svc.GetTableLogResponse:
-        return await self.app.get_table_log(request)
+        return await self.app.get_table_log(request, peer_address(context))
 
     @unary
     async def ListTables(
@@ -107,3 +109,12 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
         self, request: svc.HandSeatToBotRequest, context: Ctx
     ) -> svc.HandSeatToBotResponse:
         return await self.app.hand_seat_to_bot(request)
+
+
+def peer_address(context: Ctx) -> str:
+    """The client's address without its port ("ipv4:10.0.0.7"), or "" when unknown."""
+    try:
+        peer = str(context.peer() or "")
+    except (AttributeError, NotImplementedError):
+        return ""
+    return peer.rpartition(":")[0] if peer.count(":") >= 2 else peer

@@ -2,7 +2,10 @@
 
 Servicer methods are wrapped with `unary` / `stream`: a `ServiceError` aborts the call with
 its status code and an ErrorInfo(reason, domain="tarok.v1", metadata); a store failure
-becomes UNAVAILABLE and anything unexpected INTERNAL, so no call ends in UNKNOWN.
+becomes UNAVAILABLE (with a google.rpc.RetryInfo) and anything unexpected INTERNAL, so no
+call ends in UNKNOWN. A request that could not be decoded reaches the method as
+`UNDECODABLE` (see `safe_deserializer`) and is answered INVALID_ARGUMENT. Messages and
+metadata are cut to a bounded size, whatever a caller sent.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any, TypeVar
 
 import grpc
 import structlog
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, duration_pb2
 from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
 
@@ -21,6 +24,9 @@ from ..store import StoreError
 from . import errors as e
 
 DOMAIN = "tarok.v1"
+MAX_MESSAGE = 256  # characters of a status message
+MAX_METADATA = 128  # characters of an ErrorInfo metadata value
+RETRY_AFTER_SECONDS = 1
 CODES = {
     e.INVALID_ARGUMENT: grpc.StatusCode.INVALID_ARGUMENT,
     e.FAILED_PRECONDITION: grpc.StatusCode.FAILED_PRECONDITION,
@@ -40,13 +46,43 @@ Unary = Callable[[Any, Req, grpc.aio.ServicerContext[Req, Resp]], Awaitable[Resp
 Stream = Callable[[Any, Req, grpc.aio.ServicerContext[Req, Resp]], AsyncIterator[Resp]]
 
 
+class Undecodable:
+    """Stands for a request whose bytes are not a valid message of the method's type."""
+
+
+UNDECODABLE = Undecodable()
+
+
+def safe_deserializer(inner: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
+    """`inner`, but answering `UNDECODABLE` instead of raising (which would be UNKNOWN)."""
+    if inner is None:
+        return None
+
+    def deserialize(data: bytes) -> Any:
+        try:
+            return inner(data)
+        except Exception:  # DecodeError, invalid UTF-8, unknown wire types, ...
+            return UNDECODABLE
+
+    return deserialize
+
+
 def to_status(err: e.ServiceError) -> grpc.Status:
-    """The gRPC status for a service error, ErrorInfo attached."""
-    info = error_details_pb2.ErrorInfo(reason=err.reason, domain=DOMAIN, metadata=err.metadata)
+    """The gRPC status for a service error, ErrorInfo (and RetryInfo) attached."""
+    metadata = {k[:MAX_METADATA]: v[:MAX_METADATA] for k, v in err.metadata.items()}
+    info = error_details_pb2.ErrorInfo(reason=err.reason, domain=DOMAIN, metadata=metadata)
     detail = any_pb2.Any()
     detail.Pack(info)
+    details = [detail]
+    if err.kind == e.UNAVAILABLE:
+        retry = error_details_pb2.RetryInfo(
+            retry_delay=duration_pb2.Duration(seconds=RETRY_AFTER_SECONDS)
+        )
+        details.append(any_pb2.Any())
+        details[-1].Pack(retry)
     code = CODES.get(err.kind, grpc.StatusCode.INTERNAL)
-    message = status_pb2.Status(code=code.value[0], message=err.message, details=[detail])
+    text = err.message if len(err.message) <= MAX_MESSAGE else err.message[:MAX_MESSAGE] + "..."
+    message = status_pb2.Status(code=code.value[0], message=text, details=details)
     return rpc_status.to_status(message)
 
 
@@ -66,6 +102,13 @@ async def abort(context: grpc.aio.ServicerContext[Any, Any], exc: Exception) -> 
     await context.abort(status.code, status.details, status.trailing_metadata)
 
 
+def check_decoded(request: object) -> None:
+    if request is UNDECODABLE:
+        raise e.ServiceError(
+            e.INVALID_ARGUMENT, e.MALFORMED_REQUEST, "the request could not be decoded"
+        )
+
+
 def unary(method: Unary[Req, Resp]) -> Unary[Req, Resp]:
     """Wrap a unary servicer method with the error mapping."""
 
@@ -74,6 +117,7 @@ def unary(method: Unary[Req, Resp]) -> Unary[Req, Resp]:
         self: Any, request: Req, context: grpc.aio.ServicerContext[Req, Resp]
     ) -> Resp:
         try:
+            check_decoded(request)
             return await method(self, request, context)
         except Exception as exc:  # mapped to a status, never UNKNOWN
             await abort(context, exc)
@@ -90,6 +134,7 @@ def stream(method: Stream[Req, Resp]) -> Stream[Req, Resp]:
         self: Any, request: Req, context: grpc.aio.ServicerContext[Req, Resp]
     ) -> AsyncIterator[Resp]:
         try:
+            check_decoded(request)
             async for item in method(self, request, context):
                 yield item
         except Exception as exc:  # mapped to a status, never UNKNOWN

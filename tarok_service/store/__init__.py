@@ -13,6 +13,7 @@ from .base import (
     StoreClosed,
     StoredEvent,
     StoreError,
+    StoreUnavailable,
     VersionConflict,
 )
 from .sqlite import SqliteEventStore
@@ -24,6 +25,7 @@ __all__ = [
     "SqliteEventStore",
     "StoreClosed",
     "StoreError",
+    "StoreUnavailable",
     "StoredEvent",
     "VersionConflict",
     "open_store",
@@ -33,8 +35,11 @@ _SQLITE_PREFIX = "sqlite:///"
 _POSTGRES_PREFIXES = ("postgresql://", "postgres://")
 
 
-def open_store(url: str, sqlite_sync: str = "full") -> EventStore:
+def open_store(url: str, sqlite_sync: str = "full", timeout: float = 3.0) -> EventStore:
     """Build an (unopened) event store from a URL.
+
+    `timeout`: the longest a call waits for a connection, a lock or a busy database
+    before failing with `StoreUnavailable`.
 
     - `sqlite:///relative/path.db`, `sqlite:////absolute/path.db` (SQLAlchemy style),
     - `sqlite:///:memory:` or `memory:` for a private in-memory database,
@@ -43,16 +48,16 @@ def open_store(url: str, sqlite_sync: str = "full") -> EventStore:
     `sqlite_sync` is the SQLite file's sync mode, "full" or "normal" (see `SqliteEventStore`).
     """
     if url in ("memory:", _SQLITE_PREFIX + ":memory:"):
-        return SqliteEventStore(":memory:")
+        return SqliteEventStore(":memory:", busy_timeout=timeout)
     if url.startswith(_SQLITE_PREFIX):
         path = url.removeprefix(_SQLITE_PREFIX)
         if not path:
             raise ValueError(f"store URL {url!r} names no database file")
-        return SqliteEventStore(path, synchronous=sqlite_sync)
+        return SqliteEventStore(path, synchronous=sqlite_sync, busy_timeout=timeout)
     if url.startswith(_POSTGRES_PREFIXES):
         from .postgres import PostgresEventStore  # psycopg loads only when needed
 
-        return PostgresEventStore(url)
+        return PostgresEventStore(url, timeout=timeout)
     raise ValueError(
         f"unsupported store URL {url!r}: expected sqlite:///path.db, sqlite:///:memory:, "
         "memory: or postgresql://user@host/db"

@@ -6,9 +6,12 @@ inside a payload and knows no game rules.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
+
+M = TypeVar("M", bound=Callable[..., Awaitable[Any]])
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,35 @@ class StoreClosed(StoreError):
 
     def __init__(self) -> None:
         super().__init__("event store is not open")
+
+
+class StoreUnavailable(StoreError):
+    """The store could not be reached or did not answer in time: a lost connection, a pool,
+    lock or busy timeout, a serialization failure. Retrying later is safe (an append that
+    may have been written is answered by its request id)."""
+
+
+def unavailable_on(
+    kinds: tuple[type[BaseException], ...], hook: str | None = None
+) -> Callable[[M], M]:
+    """Decorator for async store methods: a driver exception of one of `kinds` becomes
+    `StoreUnavailable` (after calling the store's method named `hook` with it, if any)."""
+
+    def decorate(method: M) -> M:
+        @functools.wraps(method)
+        async def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await method(self, *args, **kwargs)
+            except StoreError:
+                raise
+            except kinds as exc:
+                if hook is not None:
+                    getattr(self, hook)(exc)
+                raise StoreUnavailable(f"{type(exc).__name__}: {exc}"[:200]) from exc
+
+        return cast(M, guarded)
+
+    return decorate
 
 
 @runtime_checkable

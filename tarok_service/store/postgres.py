@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ from .base import (
     StoredEvent,
     VersionConflict,
     check_append_args,
+    unavailable_on,
 )
 
 CHANNEL = "tarok_events"
@@ -132,6 +134,9 @@ _READ = (
     " WHERE table_id = %s AND seq > %s ORDER BY seq LIMIT %s"
 )
 _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT %s"
+# A lost connection, a pool timeout (PoolTimeout is an OperationalError), a terminated
+# backend, a lock or serialization failure: StoreUnavailable, and the pool is checked.
+_guarded = unavailable_on((psycopg.OperationalError, psycopg.InterfaceError, OSError), "_lost")
 
 
 Row = tuple[str, int, str, bytes, str | None, float]
@@ -158,8 +163,11 @@ class PostgresEventStore:
         max_size: int = 10,
         recheck_interval: float = 5.0,
         open_timeout: float = 10.0,
+        timeout: float = 3.0,
     ) -> None:
         self._dsn = dsn
+        self._timeout = timeout  # longest wait for a pooled connection
+        self._checking: asyncio.Task[None] | None = None
         self._min_size = min_size
         self._max_size = max_size
         self._recheck = recheck_interval
@@ -184,8 +192,12 @@ class PostgresEventStore:
             self._dsn,
             min_size=self._min_size,
             max_size=self._max_size,
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, "connect_timeout": _connect_timeout(self._timeout)},
             open=False,
+            timeout=self._timeout,
+            # Give up on a failing reconnection soon: the pool then grows again on demand at
+            # once, instead of waiting out an ever longer back-off after an outage.
+            reconnect_timeout=self._timeout,
         )
         await pool.open(wait=True, timeout=self._open_timeout)
         try:
@@ -218,6 +230,7 @@ class PostgresEventStore:
         await pool.close()
         self._signals.wake_all()
 
+    @_guarded
     async def append(
         self, table_id: str, expected_version: int, events: Sequence[NewEvent], now: float
     ) -> int:
@@ -237,6 +250,7 @@ class PostgresEventStore:
         self._signals.wake(table_id, new_version)
         return new_version
 
+    @_guarded
     async def read(
         self, table_id: str, after: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
@@ -246,6 +260,7 @@ class PostgresEventStore:
             rows = await cur.fetchall()
         return [StoredEvent(t, int(s), ty, bytes(p), r, float(c)) for t, s, ty, p, r, c in rows]
 
+    @_guarded
     async def version(self, table_id: str) -> int:
         """Return the table's last seq, 0 when empty."""
         async with self._db().connection() as conn:
@@ -253,6 +268,7 @@ class PostgresEventStore:
             row = await cur.fetchone()
         return 0 if row is None else int(row[0])
 
+    @_guarded
     async def find_request(self, table_id: str, request_id: str) -> int | None:
         """Return the seq of the event carrying `request_id`, or None."""
         async with self._db().connection() as conn:
@@ -260,6 +276,7 @@ class PostgresEventStore:
             row = await cur.fetchone()
         return None if row is None else int(row[0])
 
+    @_guarded
     async def list_tables(self, limit: int = 100) -> list[str]:
         """Return up to `limit` table ids in ascending order."""
         async with self._db().connection() as conn:
@@ -267,6 +284,7 @@ class PostgresEventStore:
             rows = await cur.fetchall()
         return [str(row[0]) for row in rows]
 
+    @_guarded
     async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
         """Return the version once it is > `after`, or the version after `timeout` s."""
         return await wait_for_version(
@@ -367,11 +385,13 @@ class PostgresEventStore:
                 item.future.set_exception(VersionConflict(item.expected, int(actual)))
             else:
                 item.future.set_result(item.expected + len(item.rows))
+    @_guarded
     async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
         """Keep a snapshot beside the log; see `EventStore.save_snapshot`."""
         async with self._db().connection() as conn:
             await conn.execute(_SAVE_SNAPSHOT, (table_id, seq, payload))
 
+    @_guarded
     async def latest_snapshot(
         self, table_id: str, at_most: int | None = None
     ) -> tuple[int, bytes] | None:
@@ -382,6 +402,7 @@ class PostgresEventStore:
             row = await cur.fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
 
+    @_guarded
     async def read_tail(
         self, table_id: str, at_most: int | None = None
     ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
@@ -399,6 +420,17 @@ class PostgresEventStore:
         ]
 
     # -- internals ----------------------------------------------------------------------
+
+    def _lost(self, exc: BaseException) -> None:
+        """A call failed for want of the database: drop every broken pooled connection now
+        (in the background), so that calls work again as soon as the database is back."""
+        if self._pool is None or (self._checking is not None and not self._checking.done()):
+            return
+        self._checking = asyncio.get_running_loop().create_task(self._check_pool(self._pool))
+
+    async def _check_pool(self, pool: AsyncConnectionPool[Any]) -> None:
+        with contextlib.suppress(Exception):
+            await pool.check()
 
     def _db(self) -> AsyncConnectionPool[Any]:
         """The open pool, or StoreClosed."""
@@ -449,7 +481,9 @@ class PostgresEventStore:
 
     async def _listen_connection(self) -> psycopg.AsyncConnection[Any]:
         """Open a dedicated autocommit connection subscribed to the channel."""
-        conn = await psycopg.AsyncConnection.connect(self._dsn, autocommit=True)
+        conn = await psycopg.AsyncConnection.connect(
+            self._dsn, autocommit=True, connect_timeout=_connect_timeout(self._timeout)
+        )
         try:
             await conn.execute(f"LISTEN {CHANNEL}")
         except BaseException:
@@ -466,6 +500,7 @@ class PostgresEventStore:
                         self._on_notify(note.payload)
                 except (psycopg.Error, OSError):
                     pass
+                self._signals.wake_all()  # waiters re-check now (and fail while it is down)
                 await conn.close()
                 conn = await self._reconnect()
                 self._listen_conn = conn
@@ -482,7 +517,7 @@ class PostgresEventStore:
                 return await self._listen_connection()
             except (psycopg.Error, OSError):
                 await asyncio.sleep(delay)
-                delay = min(delay * 2, 5.0)
+                delay = min(delay * 2, 1.0)
 
     def _on_notify(self, payload: str) -> None:
         """Handle one notification: `table_id:seq`, or a batch's JSON [[table_id, seq], ...]."""
@@ -503,6 +538,11 @@ def _notified(payload: str) -> list[tuple[str, int | None]]:
             pass
     table_id, sep, seq = payload.rpartition(":")
     return [(table_id, int(seq) if sep and seq.isdigit() else None)]
+
+
+def _connect_timeout(timeout: float) -> int:
+    """libpq's connect_timeout (whole seconds, at least 2: libpq ignores 1)."""
+    return max(2, math.ceil(timeout))
 
 
 async def _create_schema(pool: AsyncConnectionPool[Any]) -> None:

@@ -37,6 +37,7 @@ from .base import (
     StoredEvent,
     VersionConflict,
     check_append_args,
+    unavailable_on,
 )
 
 T = TypeVar("T")
@@ -90,6 +91,8 @@ _READ = (
 _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT ?"
 
 Row = tuple[str, int, str, bytes, str | None, float]
+# "database is locked" past the busy timeout, disk I/O errors, ...: StoreUnavailable.
+_guarded = unavailable_on((sqlite3.OperationalError,))
 
 
 @dataclass
@@ -168,6 +171,7 @@ class SqliteEventStore:
         executor.shutdown(wait=True)
         self._signals.wake_all()
 
+    @_guarded
     async def append(
         self, table_id: str, expected_version: int, events: Sequence[NewEvent], now: float
     ) -> int:
@@ -192,6 +196,7 @@ class SqliteEventStore:
         self._signals.wake(table_id, version)
         return version
 
+    @_guarded
     async def read(
         self, table_id: str, after: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
@@ -201,29 +206,35 @@ class SqliteEventStore:
         )
         return [StoredEvent(*row) for row in rows]
 
+    @_guarded
     async def version(self, table_id: str) -> int:
         """Return the table's last seq, 0 when empty."""
         return await self._run(lambda: self._version_sync(table_id))
 
+    @_guarded
     async def find_request(self, table_id: str, request_id: str) -> int | None:
         """Return the seq of the event carrying `request_id`, or None."""
         return await self._run(lambda: self._find_sync(table_id, request_id))
 
+    @_guarded
     async def list_tables(self, limit: int = 100) -> list[str]:
         """Return up to `limit` table ids in ascending order."""
         rows = await self._run(lambda: self._db().execute(_TABLES, (limit,)).fetchall())
         return [str(row[0]) for row in rows]
 
+    @_guarded
     async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
         """Return the version once it is > `after`, or the version after `timeout` s."""
         return await wait_for_version(
             self._signals, table_id, after, timeout, lambda: self.version(table_id)
         )
 
+    @_guarded
     async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
         """Keep a snapshot beside the log; see `EventStore.save_snapshot`."""
         await self._run(lambda: self._db().execute(_SAVE_SNAPSHOT, (table_id, seq, payload)))
 
+    @_guarded
     async def latest_snapshot(
         self, table_id: str, at_most: int | None = None
     ) -> tuple[int, bytes] | None:
@@ -234,6 +245,7 @@ class SqliteEventStore:
         )
         return None if row is None else (int(row[0]), bytes(row[1]))
 
+    @_guarded
     async def read_tail(
         self, table_id: str, at_most: int | None = None
     ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:

@@ -111,11 +111,14 @@ def test_join_seats_and_errors(stub: Stub) -> None:
     assert [s.name for s in seen.seats] == ["Player 1", "Player 2", "ana", "Player 4"]
 
 
-def test_join_request_id_is_idempotent(stub: Stub) -> None:
+def test_join_request_id_takes_one_seat_and_never_replays_its_token(stub: Stub) -> None:
     table = create(stub)
     once = stub.JoinTable(svc.JoinTableRequest(table_id=table, name="a", request_id="j1"))
-    again = stub.JoinTable(svc.JoinTableRequest(table_id=table, name="a", request_id="j1"))
-    assert once.seat == again.seat == 0 and again.version == once.version
+    again = lambda: stub.JoinTable(  # noqa: E731
+        svc.JoinTableRequest(table_id=table, name="a", request_id="j1")
+    )
+    expect_error(again, PRECONDITION, "ALREADY_JOINED", seat="0")
+    assert once.seat == 0
     assert stub.JoinTable(svc.JoinTableRequest(table_id=table)).seat == 1
 
 

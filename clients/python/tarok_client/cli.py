@@ -42,6 +42,18 @@ def _parser() -> argparse.ArgumentParser:
         help="keep the token signing key in this file (created with mode 0600 on first start), "
         "so tokens survive restarts",
     )
+    serve.add_argument(
+        "--previous-secret",
+        action="append",
+        default=[],
+        help="an older signing secret whose tokens are still accepted (repeatable; rotation)",
+    )
+    serve.add_argument(
+        "--store-timeout",
+        type=float,
+        default=3.0,
+        help="seconds a call waits for the store before failing with UNAVAILABLE",
+    )
     serve.add_argument("--heartbeat", type=float, default=10.0, help="watch heartbeat seconds")
     tournament_cli.add_serve_options(serve)
     serve.add_argument(
@@ -153,6 +165,8 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         secret=resolve_secret(args.secret, key_file=args.secret_file),
+        previous_secrets=tuple(s.encode() for s in args.previous_secret),
+        store_timeout_seconds=args.store_timeout,
         heartbeat_seconds=args.heartbeat,
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,

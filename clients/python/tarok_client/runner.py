@@ -13,6 +13,7 @@ derived from the table and version, so a retried move is never made twice.
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Sequence
@@ -98,6 +99,9 @@ class BotRunner:
         self.stop = stop or threading.Event()
         self.seen: dict[str, int] = {}
         self.stats = RunStats()
+        # (table, version) -> (move, request id) of a move not yet answered: a retry after a
+        # reconnect sends the same move with the same unpredictable id, so it is safe.
+        self._pending: dict[tuple[str, int], tuple[str, str]] = {}
 
     def run(self) -> RunStats:
         """Play until every table is over (or `stop` is set); reconnects when the connection
@@ -144,12 +148,15 @@ class BotRunner:
         view = turn.view
         if turn.table_id in self.seen and self.seen[turn.table_id] >= view.version:
             return
-        move_id = self.bot.choose(view)
+        key = (turn.table_id, view.version)
+        if key not in self._pending:
+            self._pending[key] = (self.bot.choose(view), secrets.token_urlsafe(16))
+        move_id, request_id = self._pending[key]
         request = svc.SubmitMoveRequest(
             token=turn.token,
             move_id=move_id,
             expected_version=view.version,
-            request_id=f"bot:{turn.table_id}:{view.version}",
+            request_id=request_id,
         )
         try:
             tables.SubmitMove(request, timeout=self.call_timeout)
@@ -163,6 +170,7 @@ class BotRunner:
             else:
                 self.stats.refused += 1
                 log.warning("move %s refused at %s: %s", move_id, turn.table_id, failure)
+        self._pending.pop(key, None)
         self.seen[turn.table_id] = view.version
 
 

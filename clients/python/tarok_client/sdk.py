@@ -11,7 +11,7 @@ with connect("localhost:50051") as client:
 
 from __future__ import annotations
 
-import uuid
+import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -151,7 +151,7 @@ class Seat:
             token=self.token,
             move_id=move_id,
             expected_version=expected_version,
-            request_id=request_id or uuid.uuid4().hex,
+            request_id=request_id or secrets.token_urlsafe(16),
         )
         response: svc.SubmitMoveResponse = self.client.call("SubmitMove", request)
         return response
@@ -183,15 +183,26 @@ class Seat:
                 yield view
 
     def log(self) -> events_pb2.TableLog:
-        """The table's log as this seat may see it (complete once the table has finished)."""
-        request = svc.GetTableLogRequest(token=self.token, format=svc.LOG_FORMAT_PROTO)
-        response: svc.GetTableLogResponse = self.client.call("GetTableLog", request)
-        return response.log
+        """The table's log as this seat may see it (complete once the table has finished),
+        every page of it."""
+        whole = events_pb2.TableLog()
+        token = ""
+        while True:
+            request = svc.GetTableLogRequest(
+                token=self.token, format=svc.LOG_FORMAT_PROTO, page_token=token
+            )
+            response: svc.GetTableLogResponse = self.client.call("GetTableLog", request)
+            events = list(whole.events) + list(response.log.events)
+            whole.CopyFrom(response.log)
+            del whole.events[:]
+            whole.events.extend(events)
+            token = response.next_page_token
+            if not token:
+                return whole
 
     def log_json(self) -> str:
-        request = svc.GetTableLogRequest(token=self.token, format=svc.LOG_FORMAT_JSON)
-        response: svc.GetTableLogResponse = self.client.call("GetTableLog", request)
-        return response.json
+        """The whole log (every page) as protobuf JSON text."""
+        return json_format.MessageToJson(self.log())
 
 
 def connect(target: str = "localhost:50051", timeout: float = 30.0) -> Client:

@@ -12,6 +12,7 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 from ...tournament import fairness
 from .. import errors as e
 from ..context import Context
+from ..limits import MAX_ID
 from . import log, organiser, ratings, results, spec, turns
 from .log import TournamentLogs, TournamentState
 from .worker import Supervisor
@@ -19,6 +20,7 @@ from .worker import Supervisor
 ID_BYTES = 8
 MAX_REASON = 200
 _ID = re.compile(rf"^T[0-9a-f]{{{2 * ID_BYTES}}}$")
+_VARIANT = re.compile(r"[A-Za-z0-9_-]+")
 
 
 class TournamentApp:
@@ -147,6 +149,10 @@ class TournamentApp:
     async def get_ratings(self, request: ts.GetRatingsRequest) -> ts.GetRatingsResponse:
         if not request.variant:
             raise e.invalid("variant", "variant is required", e.UNKNOWN_VARIANT)
+        if len(request.variant) > MAX_ID or not _VARIANT.fullmatch(request.variant):
+            raise e.invalid(
+                "variant", "variant ids are letters, digits, '_' and '-'", e.UNKNOWN_VARIANT
+            )
         return ts.GetRatingsResponse(ratings=await ratings.load(self.ctx, request.variant))
 
     async def pause_tournament(

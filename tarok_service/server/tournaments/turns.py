@@ -35,8 +35,9 @@ MAX_TOKENS = 256
 def entrant_signer(ctx: Context) -> TokenSigner:
     """Signs entrant tokens with a key derived from the server secret, so that an entrant
     token is never valid as a seat token (nor the other way round)."""
-    key = hmac.new(ctx.config.secret, ENTRANT_KEY, hashlib.sha256).digest()
-    return TokenSigner(key, ctx.config.token_ttl_seconds)
+    secrets = (ctx.config.secret, *ctx.config.previous_secrets)
+    keys = [hmac.new(s, ENTRANT_KEY, hashlib.sha256).digest() for s in secrets]
+    return TokenSigner(keys, ctx.config.token_ttl_seconds)
 
 
 @dataclass

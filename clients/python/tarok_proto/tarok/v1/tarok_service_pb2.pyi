@@ -596,17 +596,27 @@ class GetTableLogRequest(_message.Message):
 
     TOKEN_FIELD_NUMBER: _builtins.int
     FORMAT_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     format: Global___LogFormat.ValueType
+    page_size: _builtins.int
+    """At most this many events in the page (0: the server's default; larger values are
+    lowered to the server's maximum, 1000 unless configured otherwise).
+    """
+    page_token: _builtins.str
+    """`next_page_token` of the previous page; empty for the first page."""
     def __init__(
         self,
         *,
         token: _builtins.str = ...,
         format: Global___LogFormat.ValueType = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["format", b"format", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["format", b"format", "page_size", b"page_size", "page_token", b"page_token", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -618,21 +628,27 @@ class GetTableLogResponse(_message.Message):
 
     LOG_FIELD_NUMBER: _builtins.int
     JSON_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     json: _builtins.str
-    """The log as JSON text (when JSON was requested)."""
+    """The page as JSON text (when JSON was requested)."""
+    next_page_token: _builtins.str
+    """Pass as `page_token` for the next page; empty on the last page."""
     @_builtins.property
     def log(self) -> _events_pb2.TableLog:
-        """The log (unless JSON was requested)."""
+        """One page of the log (unless JSON was requested); `log.version` is the table's version
+        when the first page was read: every page shows the log up to that version.
+        """
 
     def __init__(
         self,
         *,
         log: _events_pb2.TableLog | None = ...,
         json: _builtins.str = ...,
+        next_page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["log", b"log"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["json", b"json", "log", b"log"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["json", b"json", "log", b"log", "next_page_token", b"next_page_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
