@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 
 from tarok_service.bots import make_bot
 from tarok_service.bots.pimc import SAMPLERS, PimcBot
@@ -109,7 +110,7 @@ def test_the_sampler_sees_only_the_view() -> None:
         a, b = others[:2]
         hands = list(state.hands)
         hands[a], hands[b] = state.hands[b], state.hands[a]
-        changes = {"hands": tuple(hands)}
+        twin = replace(state, hands=tuple(hands))
         if view.seat != state.dealer:  # the discards trade places with two cards of seat a
             hidden = [c for c in hands[a] if c not in KEPT_BACK][:2]
             if len(hidden) == 2:
@@ -119,9 +120,9 @@ def test_the_sampler_sees_only_the_view() -> None:
                 pile = [c for c in state.piles[state.dealer] if c not in state.discards]
                 piles = list(state.piles)
                 piles[state.dealer] = (*pile, *hidden)
-                changes = {"hands": tuple(hands), "piles": tuple(piles), "discards": tuple(hidden)}
-        fields = {f: getattr(state, f) for f in BologneseState.__dataclass_fields__}
-        twin = BologneseState(**{**fields, **changes})
+                twin = replace(
+                    state, hands=tuple(hands), piles=tuple(piles), discards=tuple(hidden)
+                )
         if TAROCCO_BOLOGNESE.view(twin, view.seat) != view:
             continue
         one = SAMPLER.sample(view, RULES, random.Random(9))

@@ -67,8 +67,9 @@ def test_samples_agree_with_the_view() -> None:
         assert len(sample.talon) == len(state.talon)
         if view.partners:
             assert sample.partner == state.partner
-        if state.announcer(d.PAGAT) is not None:
-            assert Card(TAROK, PAGAT) in start_hand(sample, state.announcer(d.PAGAT))
+        pagat_announcer = state.announcer(d.PAGAT)
+        if pagat_announcer is not None:
+            assert Card(TAROK, PAGAT) in start_hand(sample, pagat_announcer)
         voids = infer_voids((*completed_tricks(view), view.trick))
         for seat, suits in voids.items():
             voids_total += 1

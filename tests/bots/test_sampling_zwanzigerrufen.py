@@ -92,7 +92,9 @@ def test_the_auction_constrains_the_hands() -> None:
     rng = random.Random(2)
     partners = solos = 0
     for state, view in positions(40, 11):
-        sample = st(SAMPLER.sample(view, RULES, rng))
+        drawn = SAMPLER.sample(view, RULES, rng)
+        assert drawn is not None, (view.contract, view.facts)
+        sample = st(drawn)
         assert not any(needs_redeal(h) for h in sample.dealt)
         if view.partners:
             assert sample.partner == state.partner == view.partners[0]

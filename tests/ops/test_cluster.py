@@ -59,8 +59,8 @@ def test_moves_spread_over_replicas_and_the_log_is_intact(
             capture_output=True, text=True, env=subprocess_env(), timeout=120,
         )  # fmt: skip
         assert demo.returncode == 0, demo.stderr
-        table_id = re.search(r"table (\w+):", demo.stdout).group(1)  # type: ignore[union-attr]
-        moves = int(re.search(r"(\d+) moves in", demo.stdout).group(1))  # type: ignore[union-attr]
+        table_id = re.search(r"table (\w+):", demo.stdout).group(1)
+        moves = int(re.search(r"(\d+) moves in", demo.stdout).group(1))
 
         scraped = [scrape(r["metrics"]) for r in info["replicas"]]
         served = [value(s, "tarok_rpc_requests_total", method=SUBMIT, code="OK") for s in scraped]

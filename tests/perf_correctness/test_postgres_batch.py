@@ -62,7 +62,7 @@ def test_a_batch_of_mixed_appends_gets_each_outcome(dsn: str) -> None:
                 sizes.append(len(batch))
                 await write_batch(batch)
 
-            s._write_batch = counted  # type: ignore[method-assign]
+            s._write_batch = counted
             calls = [s.append(t, 0, [ev(1, f"r-{t}"), ev(2)], NOW) for t in tables[:8]]
             calls += [s.append(tables[8], 0, [ev(9)], NOW)]  # stale version
             calls += [s.append(tables[9], 1, [ev(9, "seen")], NOW)]  # repeated request id

@@ -43,7 +43,7 @@ NOT_GAME_TEXT = frozenset(
 def strings_in(message: Message) -> Iterator[tuple[str, str]]:
     """(field name, text) of every string anywhere inside `message` that may carry game
     text; a call move names its card without saying where it lies, so its id is skipped."""
-    if message.DESCRIPTOR.full_name == "tarok.v1.LegalMove" and message.kind == "call":  # type: ignore[attr-defined]
+    if message.DESCRIPTOR.full_name == "tarok.v1.LegalMove" and message.kind == "call":
         return
     for field, value in message.ListFields():
         if field.message_type is not None:
@@ -59,7 +59,7 @@ def strings_in(message: Message) -> Iterator[tuple[str, str]]:
 def cards_in(message: Message) -> Iterator[str]:
     """Codes of every tarok.v1.Card anywhere inside `message`."""
     if message.DESCRIPTOR.full_name == "tarok.v1.Card":
-        yield message.code  # type: ignore[attr-defined]
+        yield message.code
         return
     for field, value in message.ListFields():
         if field.message_type is None:

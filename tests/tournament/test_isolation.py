@@ -42,7 +42,7 @@ def first_turn(stub: ts_grpc.TournamentServiceStub, token: str) -> ts.MyTurn:
     call = stub.StreamMyTurns(ts.StreamMyTurnsRequest(tokens=[token]))
     for item in call:
         if item.HasField("turn"):
-            call.cancel()  # type: ignore[no-untyped-call]
+            call.cancel()
             return item.turn
     raise AssertionError("the stream ended without a turn")
 
@@ -82,7 +82,7 @@ def test_an_entrant_learns_nothing_of_the_other_tables_of_its_deal(server: Serve
         refused.append(
             attempt(
                 leaks,
-                lambda t=token: tours_stub.GetTournament(  # type: ignore[misc]
+                lambda t=token: tours_stub.GetTournament(
                     ts.GetTournamentRequest(tournament_id=tid, with_games=True, organiser_token=t)
                 ),
             )
@@ -90,7 +90,7 @@ def test_an_entrant_learns_nothing_of_the_other_tables_of_its_deal(server: Serve
         refused.append(
             attempt(
                 leaks,
-                lambda t=token: tours_stub.ExportTournament(  # type: ignore[misc]
+                lambda t=token: tours_stub.ExportTournament(
                     ts.ExportTournamentRequest(tournament_id=tid, organiser_token=t)
                 ),
             )
@@ -101,11 +101,11 @@ def test_an_entrant_learns_nothing_of_the_other_tables_of_its_deal(server: Serve
         ):
             if kind != "seat":  # the seat token is for the own table only (below)
                 method = type(request).__name__.removesuffix("Request")
-                refused.append(attempt(leaks, lambda m=method, r=request: getattr(tables, m)(r)))  # type: ignore[misc]
+                refused.append(attempt(leaks, lambda m=method, r=request: getattr(tables, m)(r)))
     for table_id in others:
         for spectator in (True, False):
             join = svc.JoinTableRequest(table_id=table_id, spectator=spectator, name="spy")
-            refused.append(attempt(leaks, lambda j=join: tables.JoinTable(j)))  # type: ignore[misc]
+            refused.append(attempt(leaks, lambda j=join: tables.JoinTable(j)))
     watch = svc.WatchTableRequest(token=entrant_token)
     refused.append(attempt(leaks, lambda: list(tables.WatchTable(watch))))
     assert refused and all(code in (DENIED, UNAUTHENTICATED) for code in refused), refused
@@ -115,7 +115,7 @@ def test_an_entrant_learns_nothing_of_the_other_tables_of_its_deal(server: Serve
     assert not info.game_list and not info.standings and info.seed_commitment
     progress = tours_stub.WatchTournament(ts.WatchTournamentRequest(tournament_id=tid))
     leaks.append(cards_in(next(iter(progress))))
-    progress.cancel()  # type: ignore[no-untyped-call]
+    progress.cancel()
     mine = tables.GetTableLog(svc.GetTableLogRequest(token=turn.token)).log
     assert mine.table_id == own and not mine.complete
     assert tables.GetTableView(svc.GetTableViewRequest(token=turn.token)).view.table_id == own

@@ -61,7 +61,7 @@ def test_a_server_without_an_organiser_key_takes_no_tournaments() -> None:
         stub = ts_grpc.TournamentServiceStub(plain.channel)
         for key in ("", ORGANISER_KEY):
             expect_error(
-                lambda k=key: stub.CreateTournament(_request(k)),  # type: ignore[misc]
+                lambda k=key: stub.CreateTournament(_request(k)),
                 UNAUTHENTICATED,
                 "ORGANISER_KEY_REQUIRED",
             )
@@ -82,7 +82,7 @@ def test_the_organiser_token_cancels_and_the_cancel_is_recorded(server: ServerTh
             (other.organiser_token, DENIED, "WRONG_TOURNAMENT"),
         ):
             request = ts.CancelTournamentRequest(tournament_id=tid, organiser_token=token)
-            expect_error(lambda r=request: stub.CancelTournament(r), code, reason)  # type: ignore[misc]
+            expect_error(lambda r=request: stub.CancelTournament(r), code, reason)
         # Running (waiting for "remote" to check in): sealed to all but the organiser.
         export = ts.ExportTournamentRequest(tournament_id=tid)
         expect_error(lambda: stub.ExportTournament(export), DENIED, "TOURNAMENT_SEALED")

@@ -59,7 +59,7 @@ def test_bad_specs_name_the_field(server: ServerThread) -> None:
         ),
     ]
     for spec, reason, field in cases:
-        expect_error(lambda s=spec: _create(stub, **s), INVALID, reason, field=field)  # type: ignore[misc]
+        expect_error(lambda s=spec: _create(stub, **s), INVALID, reason, field=field)
 
 
 def test_unknown_tournaments_are_not_found(server: ServerThread) -> None:
@@ -67,7 +67,7 @@ def test_unknown_tournaments_are_not_found(server: ServerThread) -> None:
     for tid in ("T0123456789abcdef", "tournaments", "abc"):
         request = ts.GetTournamentRequest(tournament_id=tid)
         expect_error(
-            lambda r=request: stub.GetTournament(r),  # type: ignore[misc]
+            lambda r=request: stub.GetTournament(r),
             grpc.StatusCode.NOT_FOUND,
             "TOURNAMENT_NOT_FOUND",
         )

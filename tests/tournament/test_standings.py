@@ -11,7 +11,7 @@ from tarok_service.tournament.standings import ci95, sides
 def _game(
     game: int, deal: int, seating: tuple[int, ...], scores: tuple[int, ...], **kw: object
 ) -> GameRecord:
-    return GameRecord(game, deal, seating, scores, **kw)  # type: ignore[arg-type]
+    return GameRecord(game, deal, seating, scores, **kw)
 
 
 def test_duplicate_normalisation_cancels_the_cards() -> None:

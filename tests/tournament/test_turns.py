@@ -120,7 +120,7 @@ def test_two_replicas_on_one_store_drive_one_tournament(tmp_path: Path) -> None:
 
 def _wait(ready: object, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
-    while not ready():  # type: ignore[operator]
+    while not ready():
         if time.monotonic() > deadline:
             pytest.fail("timed out waiting")
         time.sleep(0.01)
