@@ -4,6 +4,7 @@ dropped connection (even a restarted server), and replicas that share one store.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import grpc
@@ -118,7 +119,7 @@ def test_two_replicas_on_one_store_drive_one_tournament(tmp_path: Path) -> None:
         b.stop()
 
 
-def _wait(ready: object, timeout: float = 20.0) -> None:
+def _wait(ready: Callable[[], bool], timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not ready():
         if time.monotonic() > deadline:
