@@ -8,6 +8,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
+import pytest
+
 from tarok_service.bots import make_bot
 from tarok_service.bots.pimc import SAMPLERS, PimcBot
 from tarok_service.bots.situation import completed_tricks
@@ -70,6 +72,7 @@ def history_legal(sample: HandState, view: View) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_samples_agree_with_the_view() -> None:
     rng = random.Random(1)
     legal = total = matto_led = declared = 0
@@ -97,6 +100,7 @@ def test_samples_agree_with_the_view() -> None:
     assert matto_led > 10 and declared > 100, (matto_led, declared)
 
 
+@pytest.mark.slow
 def test_the_sampler_sees_only_the_view() -> None:
     """Two states that differ only in cards the seat cannot see (the hands of two other seats
     that declared nothing, the dealer's discards) give the same samples."""
@@ -132,6 +136,7 @@ def test_the_sampler_sees_only_the_view() -> None:
     assert compared > 10
 
 
+@pytest.mark.slow
 def test_pimc_samples_in_trick_play() -> None:
     bot = PimcBot(seed=3, budget=0.01, max_samples=3)
     used = []

@@ -24,7 +24,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from .conftest import ROOT, require, scrape, subprocess_env, tarok_command, value
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 SCRIPT = ROOT / "deploy" / "local" / "cluster"
 SUBMIT = "/tarok.v1.TarokService/SubmitMove"
 

@@ -13,6 +13,7 @@ import pytest
 
 from tarok_service.store import DuplicateRequest, NewEvent, VersionConflict
 from tarok_service.store.postgres import PostgresEventStore, _notified, _Pending
+from tests.pg_locks import until_a_session_waits_on_a_lock
 
 NOW = 1_700_000_000.5
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -132,8 +133,8 @@ def test_a_batch_that_loses_an_insert_race_retries_each_append(dsn: str) -> None
                     *(s.append(t, 0, [ev(1)], NOW) for t in [contested, *free]),
                     return_exceptions=True,
                 )
-                done, _ = await asyncio.wait([batch], timeout=0.3)
-                assert not done  # the batch waits on the rival's uncommitted row
+                await until_a_session_waits_on_a_lock(dsn)  # the batch, on the rival's row
+                assert not batch.done()
                 await rival.commit()
             finally:
                 await rival.close()

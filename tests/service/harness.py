@@ -63,7 +63,7 @@ class ServerThread:
         self.channel.close()
         self.run(shutdown(self.server, 0))
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+        self.thread.join(30)
         self.loop.close()
 
 

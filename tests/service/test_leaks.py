@@ -242,6 +242,7 @@ def check(
             deals[viewer] = check_events(seen, deck, viewer, events, deals.get(viewer, 0))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant_id", "players"), CASES)
 def test_no_seat_receives_a_card_it_may_not_see(
     server: ServerThread, variant_id: str, players: int

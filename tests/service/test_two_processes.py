@@ -27,7 +27,7 @@ from .harness import FINISHED, PLAYING, choose, race, reason_of, submitting, vie
 
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def stubs(dsn: str) -> Iterator[list[svc_grpc.TarokServiceStub]]:
             channel.close()
         for proc in procs:
             proc.terminate()
-            proc.wait(10)
+            proc.wait(60)
 
 
 def test_two_servers_one_table(stubs: list[svc_grpc.TarokServiceStub]) -> None:

@@ -44,7 +44,7 @@ def last_totals(log: events_pb2.TableLog) -> list[int]:
     return list(scored[-1].totals)
 
 
-def wait_finished(target: str, tournament_id: str, timeout: float = 45.0) -> dict[str, Any]:
+def wait_finished(target: str, tournament_id: str, timeout: float = 120.0) -> dict[str, Any]:
     """Follow the tournament to its end; its export (JSON) as a dict."""
     deadline = time.monotonic() + timeout
     with connect(target) as client:

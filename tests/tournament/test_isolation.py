@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any
 
 import grpc
+import pytest
 from google.protobuf.message import Message
 from tarok_client import connect
 from tarok_client.runner import BotRunner, EngineBot
@@ -60,6 +61,7 @@ def attempt(leaks: list[int], call: Callable[[], Any]) -> grpc.StatusCode | None
     return None
 
 
+@pytest.mark.slow
 def test_an_entrant_learns_nothing_of_the_other_tables_of_its_deal(server: ServerThread) -> None:
     entrants = [("spy", ""), ("h", "heuristic"), ("r", "random")]
     with connect(server.target) as client:

@@ -37,7 +37,7 @@ def _request(key: str, deals: int = 1) -> ts.CreateTournamentRequest:
     return ts.CreateTournamentRequest(spec=spec, organiser_key=key)
 
 
-def _wait(ready: Callable[[], bool], timeout: float = 45.0) -> None:
+def _wait(ready: Callable[[], bool], timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not ready():
         if time.monotonic() > deadline:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 import grpc
+import pytest
 from tarok_client import connect
 from tarok_client.tournaments import FINISHED, Tournaments
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
@@ -85,6 +86,7 @@ def test_unknown_tournaments_are_not_found(server: ServerThread) -> None:
         )
 
 
+@pytest.mark.slow
 def test_progress_schedule_and_ratings_across_tournaments(server: ServerThread) -> None:
     entrants = [("rating-h", "heuristic"), ("rating-r", "random")]
     with connect(server.target) as client:

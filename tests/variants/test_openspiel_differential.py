@@ -171,6 +171,7 @@ def play_one(seed: int, players: int) -> tuple[str, bool]:
     return SLOVENIAN.contract_table[pair.ours.contract].id, compared
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 3])
 def test_same_legal_moves_and_scores_as_openspiel(players: int) -> None:
     games = 1000 if players == 4 else 300

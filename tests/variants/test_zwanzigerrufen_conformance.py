@@ -62,6 +62,7 @@ def _check_views(state: HandState) -> None:
         assert bool(view.legal) == (seat is not None and seat == state.turn)
 
 
+@pytest.mark.slow
 def test_random_playouts_conform() -> None:
     rng = random.Random(5)
     games: Counter[str] = Counter()
