@@ -3,7 +3,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint proto proto-check bench bench-deps bench-service selfplay clean
+.PHONY: install run test test-fast lint proto proto-check bench bench-deps bench-service selfplay clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -22,10 +22,15 @@ run: install
 test: install
 	$(VENV)/bin/pytest
 
+# Everything but the tests marked slow (conformance runs, playouts, multi-process and
+# cluster tests, tournament runs): the quick loop while editing. CI runs `make test`.
+test-fast: install
+	$(VENV)/bin/pytest -m "not slow"
+
 lint: install
 	$(VENV)/bin/ruff check tarok_service clients tests bench
 	$(VENV)/bin/mypy tarok_service
-	$(VENV)/bin/mypy --strict tests/eventlog
+	$(VENV)/bin/mypy tests clients/python/tarok_client clients/openspiel/tarok_openspiel
 	$(VENV)/bin/buf lint
 
 proto: install

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple, TypeVar
 
 from . import moves as m
 from .cards import Card, Deck
@@ -200,9 +200,11 @@ class Variant(ABC):
 
 
 _REGISTRY: dict[str, Variant] = {}
+_V = TypeVar("_V", bound=Variant)
 
 
-def register(variant: Variant) -> Variant:
+def register(variant: _V) -> _V:
+    """Add a rule set to the registry; returns it with its own type."""
     _REGISTRY[variant.id] = variant
     return variant
 

@@ -46,6 +46,9 @@ def test_command_line(capsys: object) -> None:
 
 
 def test_parallel_duel_merges_the_jobs() -> None:
-    bots = (("heuristic", {}), ("random", {"pass_bias": 0.7}))
+    bots: tuple[tuple[str, dict[str, object]], tuple[str, dict[str, object]]] = (
+        ("heuristic", {}),
+        ("random", {"pass_bias": 0.7}),
+    )
     stats = duel_parallel("slovenian", 4, bots, deals=4, seed=2, jobs=2)
     assert stats.deals == 4 and stats.bot_a == "heuristic"

@@ -45,6 +45,7 @@ def positions(players: int, games: int, seed: int) -> Iterator[tuple[HandState, 
             state = SLOVENIAN.apply(state, bots[state.turn].choose(view, SLOVENIAN, rules))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 3])
 def test_samples_agree_with_the_view(players: int) -> None:
     rules = SLOVENIAN.make_rules(players)
@@ -81,6 +82,7 @@ def test_a_known_partner_holds_the_called_king() -> None:
     assert checked > 20
 
 
+@pytest.mark.slow
 def test_the_sampler_sees_only_the_view() -> None:
     """Two states that differ only in cards the seat cannot see give the same samples."""
     rules = SLOVENIAN.make_rules(4)
@@ -123,6 +125,7 @@ def test_constrained_deal_respects_the_slots() -> None:
     assert deal_constrained(cards, {0: 5, 1: 5}, allowed, random.Random(1)) is None
 
 
+@pytest.mark.slow
 def test_pimc_samples_in_trick_play() -> None:
     rules = SLOVENIAN.make_rules(4)
     bot = PimcBot(seed=3, budget=0.01, max_samples=3)

@@ -6,6 +6,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
 
 from tarok_service.bots import make_bot
 from tarok_service.bots.pimc import SAMPLERS, PimcBot
@@ -69,6 +72,7 @@ def history_legal(sample: HandState, view: View) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_samples_agree_with_the_view() -> None:
     rng = random.Random(1)
     legal = total = matto_led = declared = 0
@@ -96,6 +100,7 @@ def test_samples_agree_with_the_view() -> None:
     assert matto_led > 10 and declared > 100, (matto_led, declared)
 
 
+@pytest.mark.slow
 def test_the_sampler_sees_only_the_view() -> None:
     """Two states that differ only in cards the seat cannot see (the hands of two other seats
     that declared nothing, the dealer's discards) give the same samples."""
@@ -109,7 +114,7 @@ def test_the_sampler_sees_only_the_view() -> None:
         a, b = others[:2]
         hands = list(state.hands)
         hands[a], hands[b] = state.hands[b], state.hands[a]
-        changes = {"hands": tuple(hands)}
+        twin = replace(state, hands=tuple(hands))
         if view.seat != state.dealer:  # the discards trade places with two cards of seat a
             hidden = [c for c in hands[a] if c not in KEPT_BACK][:2]
             if len(hidden) == 2:
@@ -119,9 +124,9 @@ def test_the_sampler_sees_only_the_view() -> None:
                 pile = [c for c in state.piles[state.dealer] if c not in state.discards]
                 piles = list(state.piles)
                 piles[state.dealer] = (*pile, *hidden)
-                changes = {"hands": tuple(hands), "piles": tuple(piles), "discards": tuple(hidden)}
-        fields = {f: getattr(state, f) for f in BologneseState.__dataclass_fields__}
-        twin = BologneseState(**{**fields, **changes})
+                twin = replace(
+                    state, hands=tuple(hands), piles=tuple(piles), discards=tuple(hidden)
+                )
         if TAROCCO_BOLOGNESE.view(twin, view.seat) != view:
             continue
         one = SAMPLER.sample(view, RULES, random.Random(9))
@@ -131,6 +136,7 @@ def test_the_sampler_sees_only_the_view() -> None:
     assert compared > 10
 
 
+@pytest.mark.slow
 def test_pimc_samples_in_trick_play() -> None:
     bot = PimcBot(seed=3, budget=0.01, max_samples=3)
     used = []

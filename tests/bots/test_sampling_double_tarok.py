@@ -56,6 +56,7 @@ def start_hand(state: HandState, seat: int) -> set[Card]:
     return set(state.hands[seat]) | played | {c for s, c in state.trick if s == seat}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "options", "games"), [(4, None, 8), (6, None, 6), (8, None, 4), (6, FREE, 5)]
 )
@@ -109,6 +110,7 @@ def test_known_partners_hold_called_kings() -> None:
     assert checked > 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 8])
 def test_the_sampler_sees_only_the_view(players: int) -> None:
     """Two states that differ only in cards the seat cannot see give the same samples."""
@@ -139,6 +141,7 @@ def test_the_sampler_sees_only_the_view(players: int) -> None:
     assert compared > 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 6, 8])
 def test_pimc_samples_in_trick_play(players: int) -> None:
     rules = DOUBLE_TAROK.make_rules(players)

@@ -7,6 +7,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
+import pytest
+
 from tarok_service.bots import make_bot
 from tarok_service.bots.pimc import SAMPLERS, PimcBot
 from tarok_service.bots.sampling_taroky import distance, feasible
@@ -52,6 +54,7 @@ def start_hand(state: HandState, seat: int) -> list[Card]:
     return [*state.hands[seat], *(c for s, c in plays if s == seat)]
 
 
+@pytest.mark.slow
 def test_samples_agree_with_the_view() -> None:
     rng = random.Random(1)
     contracts: Counter[str] = Counter()
@@ -67,8 +70,9 @@ def test_samples_agree_with_the_view() -> None:
         assert len(sample.talon) == len(state.talon)
         if view.partners:
             assert sample.partner == state.partner
-        if state.announcer(d.PAGAT) is not None:
-            assert Card(TAROK, PAGAT) in start_hand(sample, state.announcer(d.PAGAT))
+        pagat_announcer = state.announcer(d.PAGAT)
+        if pagat_announcer is not None:
+            assert Card(TAROK, PAGAT) in start_hand(sample, pagat_announcer)
         voids = infer_voids((*completed_tricks(view), view.trick))
         for seat, suits in voids.items():
             voids_total += 1
@@ -84,6 +88,7 @@ def test_samples_agree_with_the_view() -> None:
     assert declared_kept >= 0.97 * declared_total
 
 
+@pytest.mark.slow
 def test_third_obligation_talon_and_the_call() -> None:
     """The third's talon as it lies (face up when rejected), the cards a rejected-both
     declarer took back with him, the taroks above a called one with the declarer."""
@@ -120,6 +125,7 @@ def test_declarations_give_the_hands_counts() -> None:
     assert distance((d.TRUL,), (6, 0, 3)) == 0 and distance((d.TRUL,), (6, 1, 3)) == 1
 
 
+@pytest.mark.slow
 def test_the_sampler_sees_only_the_view() -> None:
     """Two states that differ only in cards the seat cannot see give the same samples."""
     compared = 0
@@ -141,6 +147,7 @@ def test_the_sampler_sees_only_the_view() -> None:
     assert compared > 10
 
 
+@pytest.mark.slow
 def test_pimc_samples_in_trick_play() -> None:
     bot = PimcBot(seed=3, budget=0.01, max_samples=3)
     used = []

@@ -6,6 +6,8 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 
+import pytest
+
 from tarok_service.bots import make_bot
 from tarok_service.bots.pimc import SAMPLERS, PimcBot
 from tarok_service.bots.situation import completed_tricks
@@ -66,6 +68,7 @@ def history_legal(sample: HandState, view: View) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_samples_agree_with_the_view() -> None:
     rng = random.Random(1)
     games: Counter[str] = Counter()
@@ -86,13 +89,16 @@ def test_samples_agree_with_the_view() -> None:
     assert legal == total, (legal, total)
 
 
+@pytest.mark.slow
 def test_the_auction_constrains_the_hands() -> None:
     """A known partner holds the called tarok, the caller the callable taroks above it, a
     colour-solo bidder enough suit cards; no hand would have been thrown in."""
     rng = random.Random(2)
     partners = solos = 0
     for state, view in positions(40, 11):
-        sample = st(SAMPLER.sample(view, RULES, rng))
+        drawn = SAMPLER.sample(view, RULES, rng)
+        assert drawn is not None, (view.contract, view.facts)
+        sample = st(drawn)
         assert not any(needs_redeal(h) for h in sample.dealt)
         if view.partners:
             assert sample.partner == state.partner == view.partners[0]
@@ -106,6 +112,7 @@ def test_the_auction_constrains_the_hands() -> None:
     assert partners > 20 and solos > 20, (partners, solos)
 
 
+@pytest.mark.slow
 def test_the_sampler_sees_only_the_view() -> None:
     """Two states that differ only in cards the seat cannot see give the same samples."""
     compared = 0
@@ -129,6 +136,7 @@ def test_the_sampler_sees_only_the_view() -> None:
     assert compared > 10
 
 
+@pytest.mark.slow
 def test_pimc_samples_in_trick_play() -> None:
     bot = PimcBot(seed=3, budget=0.01, max_samples=3)
     used = []

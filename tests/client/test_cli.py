@@ -26,6 +26,7 @@ def run_tarok(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(TAROK), *args], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_demo_plays_a_table_end_to_end() -> None:
     done = run_tarok("demo", "--hands", "2", "--seed", "1")
     assert done.returncode == 0, done.stderr
@@ -36,6 +37,7 @@ def test_demo_plays_a_table_end_to_end() -> None:
     assert re.search(r"\d+ moves in [\d.]+ s", done.stdout)
 
 
+@pytest.mark.slow
 def test_variants_json() -> None:
     done = run_tarok("variants", "--json")
     assert done.returncode == 0, done.stderr

@@ -68,6 +68,7 @@ def playout(variant: Variant, players: int, seed: int) -> int:
         state, moves = after, moves + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "players"), CASES, ids=lambda x: getattr(x, "id", str(x)))
 def test_views_and_strings_agree_with_the_knowledge_model(variant: Variant, players: int) -> None:
     total = sum(playout(variant, players, seed) for seed in range(6))
@@ -86,6 +87,7 @@ class LeakyDiscards(Slovenian):
         return evolve(after, facts=(*facts[:-1], Fact(last.seat, last.kind, move.value)))
 
 
+@pytest.mark.slow
 def test_the_mutant_publishing_concealed_discards_is_caught() -> None:
     mutant = LeakyDiscards()
     caught = 0

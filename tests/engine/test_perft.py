@@ -12,6 +12,7 @@ from .perft import load, perft
 VARIANTS = [v.id for v in all_variants()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant_id", VARIANTS)
 def test_perft_counts_match_the_golden_file(variant_id: str) -> None:
     variant = find_variant(variant_id)

@@ -17,6 +17,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -30,6 +31,7 @@ from tarok_service.engine.variant import Variant, find_variant
 
 from .knowledge import Knowledge, check_move_made, check_viewer
 
+pytestmark = pytest.mark.slow  # hypothesis state machines: many hands per rule set
 REASONS = frozenset(v for k, v in vars(m).items() if k.isupper() and isinstance(v, str))
 SETTINGS = settings(
     max_examples=8,

@@ -25,7 +25,7 @@ def free_port() -> int:
 
 def scrape(port: int, host: str = "127.0.0.1") -> Samples:
     """GET /metrics: {(sample name, sorted labels): value}."""
-    with urllib.request.urlopen(f"http://{host}:{port}/metrics", timeout=5) as reply:
+    with urllib.request.urlopen(f"http://{host}:{port}/metrics", timeout=30) as reply:
         text = reply.read().decode()
     out = {}
     for family in text_string_to_metric_families(text):

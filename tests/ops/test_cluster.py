@@ -24,7 +24,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from .conftest import ROOT, require, scrape, subprocess_env, tarok_command, value
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 SCRIPT = ROOT / "deploy" / "local" / "cluster"
 SUBMIT = "/tarok.v1.TarokService/SubmitMove"
 
@@ -59,8 +59,10 @@ def test_moves_spread_over_replicas_and_the_log_is_intact(
             capture_output=True, text=True, env=subprocess_env(), timeout=120,
         )  # fmt: skip
         assert demo.returncode == 0, demo.stderr
-        table_id = re.search(r"table (\w+):", demo.stdout).group(1)  # type: ignore[union-attr]
-        moves = int(re.search(r"(\d+) moves in", demo.stdout).group(1))  # type: ignore[union-attr]
+        table_line = re.search(r"table (\w+):", demo.stdout)
+        moves_line = re.search(r"(\d+) moves in", demo.stdout)
+        assert table_line is not None and moves_line is not None, demo.stdout
+        table_id, moves = table_line.group(1), int(moves_line.group(1))
 
         scraped = [scrape(r["metrics"]) for r in info["replicas"]]
         served = [value(s, "tarok_rpc_requests_total", method=SUBMIT, code="OK") for s in scraped]

@@ -21,7 +21,7 @@ SUBMIT = "/tarok.v1.TarokService/SubmitMove"
 WATCH = "/tarok.v1.TarokService/WatchTable"
 
 
-def wait_for(port: int, name: str, want: float, timeout: float = 5.0) -> Samples:
+def wait_for(port: int, name: str, want: float, timeout: float = 60.0) -> Samples:
     deadline = time.monotonic() + timeout
     while True:
         samples = scrape(port)

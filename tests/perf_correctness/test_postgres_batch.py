@@ -7,13 +7,13 @@ import os
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import psycopg
 import pytest
 
 from tarok_service.store import DuplicateRequest, NewEvent, VersionConflict
-from tarok_service.store.postgres import PostgresEventStore, _notified
+from tarok_service.store.postgres import PostgresEventStore, _notified, _Pending
+from tests.pg_locks import until_a_session_waits_on_a_lock
 
 NOW = 1_700_000_000.5
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -49,7 +49,9 @@ async def opened(store: PostgresEventStore) -> AsyncIterator[PostgresEventStore]
         await store.close()
 
 
-def test_a_batch_of_mixed_appends_gets_each_outcome(dsn: str) -> None:
+def test_a_batch_of_mixed_appends_gets_each_outcome(
+    dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async def body() -> None:
         async with opened(PostgresEventStore(dsn)) as s:
             tables = [table() for _ in range(12)]
@@ -58,11 +60,11 @@ def test_a_batch_of_mixed_appends_gets_each_outcome(dsn: str) -> None:
             sizes: list[int] = []
             write_batch = s._write_batch
 
-            async def counted(batch: list[Any]) -> None:
+            async def counted(batch: list[_Pending]) -> None:
                 sizes.append(len(batch))
                 await write_batch(batch)
 
-            s._write_batch = counted  # type: ignore[method-assign]
+            monkeypatch.setattr(s, "_write_batch", counted)
             calls = [s.append(t, 0, [ev(1, f"r-{t}"), ev(2)], NOW) for t in tables[:8]]
             calls += [s.append(tables[8], 0, [ev(9)], NOW)]  # stale version
             calls += [s.append(tables[9], 1, [ev(9, "seen")], NOW)]  # repeated request id
@@ -131,8 +133,8 @@ def test_a_batch_that_loses_an_insert_race_retries_each_append(dsn: str) -> None
                     *(s.append(t, 0, [ev(1)], NOW) for t in [contested, *free]),
                     return_exceptions=True,
                 )
-                done, _ = await asyncio.wait([batch], timeout=0.3)
-                assert not done  # the batch waits on the rival's uncommitted row
+                await until_a_session_waits_on_a_lock(dsn)  # the batch, on the rival's row
+                assert not batch.done()
                 await rival.commit()
             finally:
                 await rival.close()

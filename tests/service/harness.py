@@ -63,7 +63,7 @@ class ServerThread:
         self.channel.close()
         self.run(shutdown(self.server, 0))
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+        self.thread.join(30)
         self.loop.close()
 
 
@@ -190,3 +190,17 @@ def reason_of(error: grpc.RpcError) -> tuple[grpc.StatusCode, str, dict[str, str
         raise error
 
     return error_of(fail)
+
+
+def hang_up(call: grpc.RpcContext) -> None:
+    """Cancel a streaming call from the client side. grpc-stubs leave `RpcContext.cancel`
+    unannotated, so it is called through a typed reference."""
+    cancel: Callable[[], object] = call.cancel
+    cancel()
+
+
+def submitting(
+    stub: svc_grpc.TarokServiceStub, request: svc.SubmitMoveRequest, timeout: float | None = None
+) -> Callable[[], int]:
+    """A call for `race`: submit the move; its outcome is the table's new version."""
+    return lambda: stub.SubmitMove(request, timeout=timeout).version

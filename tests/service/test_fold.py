@@ -13,12 +13,12 @@ from tarok_service.server.app import TarokApp
 from tarok_service.server.cache import apply_stored
 from tarok_service.server.config import ServerConfig
 from tarok_service.server.table import fold
-from tarok_service.store import open_store
+from tarok_service.store import StoredEvent, open_store
 
 CASES = [(v.id, n) for v in all_variants() for n in v.player_counts]
 
 
-async def played_log(variant: str, players: int, seed: int) -> list:  # type: ignore[type-arg]
+async def played_log(variant: str, players: int, seed: int) -> list[StoredEvent]:
     store = open_store("sqlite:///:memory:")
     await store.open()
     app = TarokApp(store, ServerConfig(store_url="memory:", host="127.0.0.1", port=0, secret=b"k"))

@@ -56,8 +56,8 @@ def test_moves_do_not_read_and_refreshes_read_only_newer_events() -> None:
         inner = open_store("sqlite:///:memory:")
         await inner.open()
         store = CountingStore(inner)
-        one = TarokApp(store, config())  # type: ignore[arg-type]
-        two = TarokApp(store, config())  # type: ignore[arg-type]  (a second replica)
+        one = TarokApp(store, config())
+        two = TarokApp(store, config())
         tokens = await seated(one)
         rng = random.Random(3)
         for _ in range(6):

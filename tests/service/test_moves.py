@@ -27,8 +27,17 @@ PRECONDITION = grpc.StatusCode.FAILED_PRECONDITION
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
 
-def submit(stub: Stub, token: str, move_id: str, **kwargs: object) -> svc.SubmitMoveResponse:
-    return stub.SubmitMove(svc.SubmitMoveRequest(token=token, move_id=move_id, **kwargs))
+def submit(
+    stub: Stub,
+    token: str,
+    move_id: str,
+    expected_version: int | None = None,
+    request_id: str = "",
+) -> svc.SubmitMoveResponse:
+    request = svc.SubmitMoveRequest(
+        token=token, move_id=move_id, expected_version=expected_version, request_id=request_id
+    )
+    return stub.SubmitMove(request)
 
 
 def to_move(stub: Stub, tokens: list[str]) -> tuple[int, str]:

@@ -25,6 +25,7 @@ from .harness import (
     race,
     reason_of,
     step,
+    submitting,
     view,
 )
 
@@ -104,7 +105,7 @@ def test_racing_moves_one_wins_the_other_gets_a_clean_error(server: ServerThread
             ),
             svc.SubmitMoveRequest(token=tokens[seat], move_id=moves[1]),
         ]
-        outcomes = race([lambda r=r: stub.SubmitMove(r).version for r in requests])
+        outcomes = race([submitting(stub, r) for r in requests])
         wins = [o for o in outcomes if isinstance(o, int)]
         assert wins == [mine.version + 1] or len(wins) == 2
         for outcome in outcomes:

@@ -48,8 +48,22 @@ def test_list_variants_covers_the_registry(stub: Stub) -> None:
 
 
 def test_create_table_errors_name_the_field(stub: Stub) -> None:
-    def bad(field: str, reason: str, **kwargs: object) -> None:
-        request = svc.CreateTableRequest(**{"variant": "slovenian", "players": 4, **kwargs})
+    def bad(
+        field: str,
+        reason: str,
+        variant: str = "slovenian",
+        players: int = 4,
+        options: dict[str, str] | None = None,
+        hands: int = 0,
+        preset_deals: list[cards_pb2.Deal] | None = None,
+    ) -> None:
+        request = svc.CreateTableRequest(
+            variant=variant,
+            players=players,
+            options=options,
+            hands=hands,
+            preset_deals=preset_deals,
+        )
         expect_error(lambda: stub.CreateTable(request), INVALID, reason, field=field)
 
     bad("variant", "UNKNOWN_VARIANT", variant="chess")

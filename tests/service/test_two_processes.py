@@ -23,11 +23,11 @@ import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
-from .harness import FINISHED, PLAYING, choose, race, reason_of, view
+from .harness import FINISHED, PLAYING, choose, race, reason_of, submitting, view
 
 DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def stubs(dsn: str) -> Iterator[list[svc_grpc.TarokServiceStub]]:
             channel.close()
         for proc in procs:
             proc.terminate()
-            proc.wait(10)
+            proc.wait(60)
 
 
 def test_two_servers_one_table(stubs: list[svc_grpc.TarokServiceStub]) -> None:
@@ -111,10 +111,7 @@ def test_two_servers_one_table(stubs: list[svc_grpc.TarokServiceStub]) -> None:
                 for m in picked
             ]
             outcomes = race(
-                [
-                    lambda s=s, r=r: s.SubmitMove(r, timeout=20).version
-                    for s, r in zip(stubs, requests, strict=True)
-                ]
+                [submitting(s, r, timeout=20) for s, r in zip(stubs, requests, strict=True)]
             )
             wins = [o for o in outcomes if isinstance(o, int)]
             assert wins == [mine.version + 1], outcomes

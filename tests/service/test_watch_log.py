@@ -5,14 +5,23 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 
 import grpc
 import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
-from .harness import FINISHED, ServerThread, config, expect_error, new_table, play_out, step, view
+from .harness import (
+    FINISHED,
+    ServerThread,
+    config,
+    expect_error,
+    hang_up,
+    new_table,
+    play_out,
+    step,
+    view,
+)
 
 Stub = svc_grpc.TarokServiceStub
 
@@ -51,7 +60,8 @@ def test_log_as_json(stub: Stub) -> None:
 def test_watch_sends_view_history_then_live_events(server: ServerThread) -> None:
     stub = server.stub
     _, tokens = new_table(stub)
-    stream = stub.WatchTable(svc.WatchTableRequest(token=tokens[2], with_views=True))
+    call = stub.WatchTable(svc.WatchTableRequest(token=tokens[2], with_views=True))
+    stream = iter(call)
     first = next(stream)
     assert first.WhichOneof("item") == "view" and first.view.seat == 2
     history = [next(stream) for _ in range(first.view.version)]
@@ -65,7 +75,7 @@ def test_watch_sends_view_history_then_live_events(server: ServerThread) -> None
     assert fresh.WhichOneof("item") == "view" and fresh.view.version == live.event.version
     beat = next(stream)
     assert beat.WhichOneof("item") == "heartbeat" and beat.heartbeat.version == fresh.view.version
-    stream.cancel()
+    hang_up(call)
 
 
 def test_watch_from_version_and_end_of_table(stub: Stub) -> None:
@@ -74,16 +84,19 @@ def test_watch_from_version_and_end_of_table(stub: Stub) -> None:
         svc.JoinTableRequest(table_id=view(stub, tokens[0]).table_id, spectator=True)
     ).token
     received: list[svc.WatchTableResponse] = []
+    watching = threading.Event()
 
     def follow() -> None:
         request = svc.WatchTableRequest(token=spectator, from_version=3)
-        received.extend(stub.WatchTable(request, timeout=30))
+        for item in stub.WatchTable(request, timeout=60):
+            received.append(item)
+            watching.set()
 
     thread = threading.Thread(target=follow)
     thread.start()
-    time.sleep(0.1)
+    assert watching.wait(60)  # the watch is open (its first item arrived) before the play
     play_out(stub, tokens, seed=5)
-    thread.join(30)
+    thread.join(60)
     assert not thread.is_alive()  # the stream ends after TableClosed
     events = [r.event for r in received if r.WhichOneof("item") == "event"]
     assert received[0].WhichOneof("item") == "view"
@@ -121,12 +134,12 @@ def test_too_many_watchers(small_server: ServerThread) -> None:
         stub = small_server.stub
         _, tokens = new_table(stub)
         first = stub.WatchTable(svc.WatchTableRequest(token=tokens[0]))
-        next(first)
+        next(iter(first))
         expect_error(
-            lambda: next(stub.WatchTable(svc.WatchTableRequest(token=tokens[1]))),
+            lambda: next(iter(stub.WatchTable(svc.WatchTableRequest(token=tokens[1])))),
             grpc.StatusCode.RESOURCE_EXHAUSTED,
             "TOO_MANY_WATCHERS",
         )
-        first.cancel()
+        hang_up(first)
     finally:
         small_server.stop()

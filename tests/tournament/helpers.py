@@ -19,7 +19,7 @@ from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from tarok_service.server.config import ServerConfig
 
-from ..service.harness import config
+from ..service.harness import config, hang_up
 
 ORGANISER_KEY = "test-organiser-key"
 
@@ -44,7 +44,7 @@ def last_totals(log: events_pb2.TableLog) -> list[int]:
     return list(scored[-1].totals)
 
 
-def wait_finished(target: str, tournament_id: str, timeout: float = 45.0) -> dict[str, Any]:
+def wait_finished(target: str, tournament_id: str, timeout: float = 120.0) -> dict[str, Any]:
     """Follow the tournament to its end; its export (JSON) as a dict."""
     deadline = time.monotonic() + timeout
     with connect(target) as client:
@@ -69,7 +69,7 @@ def check_in(target: str, entrant_token: str) -> None:
         stub = ts_grpc.TournamentServiceStub(client.channel)
         call = stub.StreamMyTurns(ts.StreamMyTurnsRequest(tokens=[entrant_token]))
         next(iter(call))
-        call.cancel()  # type: ignore[no-untyped-call]
+        hang_up(call)
 
 
 def assert_fair(target: str, tournament_id: str) -> None:

@@ -4,6 +4,7 @@ without timing out anywhere."""
 
 from __future__ import annotations
 
+import pytest
 from tarok_client import connect
 from tarok_client.runner import BotRunner, EngineBot
 from tarok_client.tournaments import Tournaments
@@ -14,6 +15,7 @@ from .helpers import ORGANISER_KEY, assert_fair, start_runner, wait_finished
 ENTRANTS = [("late", ""), ("h", "heuristic"), ("r", "random")]
 
 
+@pytest.mark.slow
 def test_a_late_bot_checks_in_and_plays_every_table_without_timeouts(
     server: ServerThread,
 ) -> None:
@@ -28,8 +30,8 @@ def test_a_late_bot_checks_in_and_plays_every_table_without_timeouts(
             assert info.games_started == 0 and not info.checked_in
     runner = BotRunner(server.target, [created.entrant_tokens[0].token], EngineBot("heuristic"))
     thread = start_runner(runner)
-    doc = wait_finished(server.target, created.tournament_id, timeout=90)
-    thread.join(30)
+    doc = wait_finished(server.target, created.tournament_id)
+    thread.join(60)
     rows = {row["name"]: row for row in doc["entrants"]}
     mine = [g for g in doc["games"] if "late" in g["seats"]]
     assert len(mine) == 3  # once per deal, at one table of each
@@ -41,6 +43,7 @@ def test_a_late_bot_checks_in_and_plays_every_table_without_timeouts(
     assert_fair(server.target, created.tournament_id)
 
 
+@pytest.mark.slow
 def test_an_entrant_that_never_checks_in_forfeits_cleanly_at_the_start(
     server: ServerThread,
 ) -> None:
@@ -48,7 +51,7 @@ def test_an_entrant_that_never_checks_in_forfeits_cleanly_at_the_start(
         created = Tournaments(client, ORGANISER_KEY).create(
             "slovenian", ENTRANTS, deals=2, players=3, time_per_move=30, check_in=0.5
         )
-    doc = wait_finished(server.target, created.tournament_id, timeout=60)
+    doc = wait_finished(server.target, created.tournament_id)
     rows = {row["name"]: row for row in doc["entrants"]}
     assert rows["late"]["forfeited"] and rows["late"]["timeouts"] == 0
     assert all(g["finished"] for g in doc["games"])

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from tarok_client import connect
 from tarok_client.tournaments import Tournaments
 
@@ -16,6 +17,7 @@ from .helpers import ORGANISER_KEY, assert_fair, wait_finished
 KEYS = {"name", "score", "per_deal", "ci95", "timeouts", "rating"}
 
 
+@pytest.mark.slow
 def test_tournament_run_prints_standings_and_json_with_its_own_server() -> None:
     done = run_tarok(
         "tournament", "run", "--variant", "slovenian", "--bots", "heuristic,random",
@@ -44,6 +46,7 @@ def test_tournament_run_prints_standings_and_json_with_its_own_server() -> None:
     assert any(line.lstrip().startswith("1 ") for line in human.stdout.splitlines())
 
 
+@pytest.mark.slow
 def test_every_json_flag_prints_one_json_document(server: ServerThread) -> None:
     done = run_tarok("variants", "--server", server.target, "--json")
     assert done.returncode == 0, done.stderr
@@ -53,6 +56,7 @@ def test_every_json_flag_prints_one_json_document(server: ServerThread) -> None:
     assert json.loads(played.stdout)["games"] == 5 and "invariant failures" in played.stderr
 
 
+@pytest.mark.slow
 def test_tournament_run_with_remote_bots_against_a_server(server: ServerThread) -> None:
     done = run_tarok(
         "tournament", "run", "--server", server.target, "--variant", "slovenian",
@@ -65,6 +69,7 @@ def test_tournament_run_with_remote_bots_against_a_server(server: ServerThread) 
     assert all(e["bot"] == "remote" and e["games"] == 3 for e in doc["entrants"])
 
 
+@pytest.mark.slow
 def test_tarok_bot_plays_a_remote_entrant(server: ServerThread) -> None:
     with connect(server.target) as client:
         created = Tournaments(client, ORGANISER_KEY).create(

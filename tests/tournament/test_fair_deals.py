@@ -7,6 +7,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from google.protobuf import json_format
 from tarok_client import connect
 from tarok_client.runner import BotRunner, EngineBot
@@ -31,6 +32,7 @@ def _dealt(log: ev.TableLog) -> list[ev.HandDealt]:
     return [e.hand_dealt for e in log.events if e.HasField("hand_dealt")]
 
 
+@pytest.mark.slow
 def test_a_free_table_commits_reveals_and_verifies(server: ServerThread, tmp_path: Path) -> None:
     table_id, tokens = new_table(server.stub, players=4, hands=2)
     rng = random.Random(3)
@@ -79,6 +81,7 @@ def test_a_free_table_commits_reveals_and_verifies(server: ServerThread, tmp_pat
     assert table_id == complete.table_id
 
 
+@pytest.mark.slow
 def test_a_tournament_s_deals_come_from_its_committed_seed(server: ServerThread) -> None:
     entrants = [("remote", ""), ("h", "heuristic"), ("r", "random")]
     with connect(server.target) as client:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import grpc
+import pytest
 from google.protobuf.message import Message
 from tarok_client import connect
 from tarok_client.runner import BotRunner, EngineBot
@@ -17,7 +19,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
-from ..service.harness import ServerThread
+from ..service.harness import ServerThread, hang_up
 from .helpers import ORGANISER_KEY, assert_fair, start_runner, wait_finished
 
 DENIED = grpc.StatusCode.PERMISSION_DENIED
@@ -42,7 +44,7 @@ def first_turn(stub: ts_grpc.TournamentServiceStub, token: str) -> ts.MyTurn:
     call = stub.StreamMyTurns(ts.StreamMyTurnsRequest(tokens=[token]))
     for item in call:
         if item.HasField("turn"):
-            call.cancel()  # type: ignore[no-untyped-call]
+            hang_up(call)
             return item.turn
     raise AssertionError("the stream ended without a turn")
 
@@ -59,6 +61,7 @@ def attempt(leaks: list[int], call: Callable[[], Any]) -> grpc.StatusCode | None
     return None
 
 
+@pytest.mark.slow
 def test_an_entrant_learns_nothing_of_the_other_tables_of_its_deal(server: ServerThread) -> None:
     entrants = [("spy", ""), ("h", "heuristic"), ("r", "random")]
     with connect(server.target) as client:
@@ -82,16 +85,20 @@ def test_an_entrant_learns_nothing_of_the_other_tables_of_its_deal(server: Serve
         refused.append(
             attempt(
                 leaks,
-                lambda t=token: tours_stub.GetTournament(  # type: ignore[misc]
-                    ts.GetTournamentRequest(tournament_id=tid, with_games=True, organiser_token=t)
+                partial(
+                    tours_stub.GetTournament,
+                    ts.GetTournamentRequest(
+                        tournament_id=tid, with_games=True, organiser_token=token
+                    ),
                 ),
             )
         )
         refused.append(
             attempt(
                 leaks,
-                lambda t=token: tours_stub.ExportTournament(  # type: ignore[misc]
-                    ts.ExportTournamentRequest(tournament_id=tid, organiser_token=t)
+                partial(
+                    tours_stub.ExportTournament,
+                    ts.ExportTournamentRequest(tournament_id=tid, organiser_token=token),
                 ),
             )
         )
@@ -101,11 +108,11 @@ def test_an_entrant_learns_nothing_of_the_other_tables_of_its_deal(server: Serve
         ):
             if kind != "seat":  # the seat token is for the own table only (below)
                 method = type(request).__name__.removesuffix("Request")
-                refused.append(attempt(leaks, lambda m=method, r=request: getattr(tables, m)(r)))  # type: ignore[misc]
+                refused.append(attempt(leaks, partial(getattr(tables, method), request)))
     for table_id in others:
         for spectator in (True, False):
             join = svc.JoinTableRequest(table_id=table_id, spectator=spectator, name="spy")
-            refused.append(attempt(leaks, lambda j=join: tables.JoinTable(j)))  # type: ignore[misc]
+            refused.append(attempt(leaks, partial(tables.JoinTable, join)))
     watch = svc.WatchTableRequest(token=entrant_token)
     refused.append(attempt(leaks, lambda: list(tables.WatchTable(watch))))
     assert refused and all(code in (DENIED, UNAUTHENTICATED) for code in refused), refused
@@ -115,7 +122,7 @@ def test_an_entrant_learns_nothing_of_the_other_tables_of_its_deal(server: Serve
     assert not info.game_list and not info.standings and info.seed_commitment
     progress = tours_stub.WatchTournament(ts.WatchTournamentRequest(tournament_id=tid))
     leaks.append(cards_in(next(iter(progress))))
-    progress.cancel()  # type: ignore[no-untyped-call]
+    hang_up(progress)
     mine = tables.GetTableLog(svc.GetTableLogRequest(token=turn.token)).log
     assert mine.table_id == own and not mine.complete
     assert tables.GetTableView(svc.GetTableViewRequest(token=turn.token)).view.table_id == own

@@ -26,6 +26,7 @@ from .helpers import (
 )
 
 
+@pytest.mark.slow
 def test_duplicate_tournament_with_a_remote_bot_adds_up_from_the_table_logs(
     server: ServerThread,
 ) -> None:
@@ -40,7 +41,7 @@ def test_duplicate_tournament_with_a_remote_bot_adds_up_from_the_table_logs(
     runner = BotRunner(server.target, [token.token], EngineBot("heuristic", seed=1))
     thread = start_runner(runner)
     doc = wait_finished(server.target, created.tournament_id)
-    thread.join(15)
+    thread.join(60)
     assert not thread.is_alive()
     assert runner.stats.moves > 0 and runner.stats.refused == 0
     assert runner.stats.tables == created.games
@@ -89,6 +90,7 @@ def _per_deal(games: list[dict[str, Any]]) -> dict[str, float]:
     }
 
 
+@pytest.mark.slow
 def test_deals_stay_sealed_until_the_tournament_has_finished(server: ServerThread) -> None:
     # Four entrants at three seats, full rotation: the remote one ("late") only plays the
     # second deal, which starts after the first (parallel 1) and waits for it (no time limit).
@@ -103,7 +105,9 @@ def test_deals_stay_sealed_until_the_tournament_has_finished(server: ServerThrea
         late = created.entrant_tokens[0].token
         check_in(server.target, late)  # the tables wait for it until it checks in
         info = tours.get(tid, with_games=True)
+        deadline = time.monotonic() + 60
         while not info.game_list[1].started:
+            assert time.monotonic() < deadline, "the second table did not start"
             time.sleep(0.02)
             info = tours.get(tid, with_games=True)
         assert 3 not in info.game_list[0].seating and 3 in info.game_list[1].seating
@@ -113,6 +117,6 @@ def test_deals_stay_sealed_until_the_tournament_has_finished(server: ServerThrea
     assert not first.complete  # finished, but the tournament is not
     assert all(not e.hand_dealt.order for e in first.events if e.HasField("hand_dealt"))
     runner = BotRunner(server.target, [late], EngineBot("random"))
-    start_runner(runner).join(30)
+    start_runner(runner).join(120)
     finished = wait_finished(server.target, tid)
     assert table_log(server.target, finished["games"][0]["log_token"]).complete

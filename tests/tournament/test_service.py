@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import grpc
+import pytest
 from tarok_client import connect
 from tarok_client.tournaments import FINISHED, Tournaments
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
@@ -15,51 +18,61 @@ from .helpers import ORGANISER_KEY, assert_fair, wait_finished
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
 
-def _create(stub: ts_grpc.TournamentServiceStub, **spec: object) -> object:
-    base: dict[str, object] = {
-        "variant": "slovenian",
-        "players": 4,
-        "deals": 1,
-        "entrants": [tm.Entrant(name="a", bot="random"), tm.Entrant(name="b", bot="random")],
-    }
-    base.update(spec)
-    request = ts.CreateTournamentRequest(
-        spec=tm.TournamentSpec(**base), organiser_key=ORGANISER_KEY
+def _spec(
+    variant: str = "slovenian",
+    players: int = 4,
+    deals: int = 1,
+    options: dict[str, str] | None = None,
+    entrants: list[tm.Entrant] | None = None,
+) -> tm.TournamentSpec:
+    """A valid spec (two random bots, one deal) but for the fields given."""
+    if entrants is None:
+        entrants = [tm.Entrant(name="a", bot="random"), tm.Entrant(name="b", bot="random")]
+    return tm.TournamentSpec(
+        variant=variant, players=players, deals=deals, options=options, entrants=entrants
     )
+
+
+def _create(
+    stub: ts_grpc.TournamentServiceStub, spec: tm.TournamentSpec
+) -> ts.CreateTournamentResponse:
+    request = ts.CreateTournamentRequest(spec=spec, organiser_key=ORGANISER_KEY)
     return stub.CreateTournament(request)
 
 
 def test_bad_specs_name_the_field(server: ServerThread) -> None:
     stub = ts_grpc.TournamentServiceStub(server.channel)
     cases = [
-        ({"variant": "chess"}, "UNKNOWN_VARIANT", "spec.variant"),
-        ({"players": 5}, "BAD_PLAYER_COUNT", "spec.players"),
-        ({"options": {"nope": "1"}}, "BAD_OPTION", "spec.options.nope"),
-        ({"deals": 0}, "INVALID_FIELD", "spec.deals"),
-        ({"entrants": []}, "INVALID_FIELD", "spec.entrants"),
+        (_spec(variant="chess"), "UNKNOWN_VARIANT", "spec.variant"),
+        (_spec(players=5), "BAD_PLAYER_COUNT", "spec.players"),
+        (_spec(options={"nope": "1"}), "BAD_OPTION", "spec.options.nope"),
+        (_spec(deals=0), "INVALID_FIELD", "spec.deals"),
+        (_spec(entrants=[]), "INVALID_FIELD", "spec.entrants"),
         (
-            {"entrants": [tm.Entrant(name="x", bot="alphazero")]},
+            _spec(entrants=[tm.Entrant(name="x", bot="alphazero")]),
             "INVALID_FIELD",
             "spec.entrants[0].bot",
         ),
         (
-            {"entrants": [tm.Entrant(name="x", bot="random"), tm.Entrant(name="x", bot="random")]},
+            _spec(
+                entrants=[tm.Entrant(name="x", bot="random"), tm.Entrant(name="x", bot="random")]
+            ),
             "INVALID_FIELD",
             "spec.entrants[1].name",
         ),
         (  # two remote entrants cannot fill four seats without one sitting twice
-            {"entrants": [tm.Entrant(name="x"), tm.Entrant(name="y")]},
+            _spec(entrants=[tm.Entrant(name="x"), tm.Entrant(name="y")]),
             "INVALID_FIELD",
             "spec.entrants",
         ),
         (
-            {"entrants": [tm.Entrant(name="x", bot="pimc", bot_options={"depth": "3"})]},
+            _spec(entrants=[tm.Entrant(name="x", bot="pimc", bot_options={"depth": "3"})]),
             "INVALID_FIELD",
             "spec.entrants[0].bot_options",
         ),
     ]
     for spec, reason, field in cases:
-        expect_error(lambda s=spec: _create(stub, **s), INVALID, reason, field=field)  # type: ignore[misc]
+        expect_error(partial(_create, stub, spec), INVALID, reason, field=field)
 
 
 def test_unknown_tournaments_are_not_found(server: ServerThread) -> None:
@@ -67,12 +80,13 @@ def test_unknown_tournaments_are_not_found(server: ServerThread) -> None:
     for tid in ("T0123456789abcdef", "tournaments", "abc"):
         request = ts.GetTournamentRequest(tournament_id=tid)
         expect_error(
-            lambda r=request: stub.GetTournament(r),  # type: ignore[misc]
+            partial(stub.GetTournament, request),
             grpc.StatusCode.NOT_FOUND,
             "TOURNAMENT_NOT_FOUND",
         )
 
 
+@pytest.mark.slow
 def test_progress_schedule_and_ratings_across_tournaments(server: ServerThread) -> None:
     entrants = [("rating-h", "heuristic"), ("rating-r", "random")]
     with connect(server.target) as client:

@@ -7,11 +7,7 @@ import pytest
 from tarok_service.tournament import GameRecord, Rated, rate, standings
 from tarok_service.tournament.standings import ci95, sides
 
-
-def _game(
-    game: int, deal: int, seating: tuple[int, ...], scores: tuple[int, ...], **kw: object
-) -> GameRecord:
-    return GameRecord(game, deal, seating, scores, **kw)  # type: ignore[arg-type]
+_game = GameRecord  # game, deal, seating, scores, then team, declarer, won, timeouts
 
 
 def test_duplicate_normalisation_cancels_the_cards() -> None:

@@ -3,6 +3,7 @@ event and its default move in the table's log), forfeits, and the tournament com
 
 from __future__ import annotations
 
+import pytest
 from tarok_client import connect
 from tarok_client.runner import BotRunner, EngineBot
 from tarok_client.tournaments import Tournaments
@@ -33,6 +34,7 @@ class QuitsAfter:
         return self.inner.choose(view)
 
 
+@pytest.mark.slow
 def test_a_silent_bot_is_timed_out_its_default_move_played_and_it_forfeits(
     server: ServerThread,
 ) -> None:
@@ -44,8 +46,8 @@ def test_a_silent_bot_is_timed_out_its_default_move_played_and_it_forfeits(
         )  # fmt: skip
     bot = QuitsAfter(3)
     bot.runner = BotRunner(server.target, [created.entrant_tokens[0].token], bot)
-    start_runner(bot.runner).join(20)
-    doc = wait_finished(server.target, created.tournament_id, timeout=30)
+    start_runner(bot.runner).join(60)
+    doc = wait_finished(server.target, created.tournament_id)
     rows = {row["name"]: row for row in doc["entrants"]}
     assert rows["sleepy"]["timeouts"] == 2 and rows["sleepy"]["forfeited"]
     assert all(rows[n]["timeouts"] == 0 for n in ("h", "r", "h2"))

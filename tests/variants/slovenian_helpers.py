@@ -8,7 +8,9 @@ from typing import Any
 
 from tarok_service.engine.cards import Card
 from tarok_service.engine.match import MatchState
-from tarok_service.engine.state import SCORED, TRICKS, Trick
+from tarok_service.engine.options import OptionValue, Rules
+from tarok_service.engine.outcome import HandResult
+from tarok_service.engine.state import SCORED, TRICKS, HandState, Trick
 from tarok_service.variants import slovenian_data as d
 from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
 
@@ -20,7 +22,7 @@ def cards(text: str) -> tuple[Card, ...]:
     return tuple(DECK.card(code) for code in text.split())
 
 
-def rules(players: int = 4, **options: Any) -> Any:
+def rules(players: int = 4, **options: OptionValue) -> Rules:
     return SLOVENIAN.make_rules(players, options)
 
 
@@ -46,7 +48,7 @@ def playing(
     partner: int | None = None,
     called: str | None = None,
     dealer: int = 3,
-    **options: Any,
+    **options: OptionValue,
 ) -> SlovenianState:
     """A position in trick play with the given (possibly short) hands."""
     n = len(hands)
@@ -69,7 +71,7 @@ def play(state: SlovenianState, *codes: str) -> SlovenianState:
     """Play the cards in turn order, with legality checks."""
     from tarok_service.engine.moves import Move
 
-    out: Any = state
+    out: HandState = state
     for code in codes:
         out = SLOVENIAN.apply(out, Move("play", code))
     assert isinstance(out, SlovenianState)
@@ -159,5 +161,12 @@ def _synthetic_tricks(
     return tricks
 
 
-def match(players: int = 4, hands: int = 4, **options: Any) -> MatchState:
+def result_of(state: HandState) -> HandResult:
+    """The scored result of a finished hand (a finished hand always has one)."""
+    result = SLOVENIAN.result(state)
+    assert result is not None
+    return result
+
+
+def match(players: int = 4, hands: int = 4, **options: OptionValue) -> MatchState:
     return MatchState.start(players, hands, 0, rules(players, **options))

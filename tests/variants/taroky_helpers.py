@@ -113,7 +113,7 @@ def finished(
     team = {declarer} | ({partner} if partner is not None else set())
     first_opp = next(seat for seat in range(4) if seat not in team)
     rest = tuple(c for c in DECK.cards if c not in team_cards and c not in talon)
-    piles = [()] * 4
+    piles: list[tuple[Card, ...]] = [()] * 4
     piles[declarer], piles[first_opp] = tuple(team_cards), rest
     who = list(winners) if winners is not None else [declarer, first_opp] * 6
     tricks = [Trick(((w, DECK.cards[-1]),), w) for w in who]  # no pagat

@@ -98,6 +98,7 @@ def check_matto(s: BologneseState) -> None:
     assert (holder % 2 == owner % 2) == (team_tricks > 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", range(4))
 def test_random_playouts_follow_the_rules(block: int) -> None:
     for seed in range(block * 40, block * 40 + 40):
@@ -110,6 +111,7 @@ def test_random_playouts_follow_the_rules(block: int) -> None:
         check_matto(state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(1000, 1012))
 def test_random_playouts_never_show_a_hidden_card(seed: int) -> None:
     playout(seed, views=True)

@@ -141,7 +141,9 @@ def test_hand_without_taroks_is_redealt() -> None:
         "T11.1 T11.2 T7.1 T8.1 T9.1 T10.1 T16.1 T16.2 T3.1 S7.1 HQ.1 DQ.1",
     )
     state = DT.deal(rules(8), order_for(hands, TALON_8, 7), 7)
-    assert state.phase == REDEAL and DT.result(state).redeal  # type: ignore[union-attr]
+    assert state.phase == REDEAL
+    result = DT.result(state)
+    assert result is not None and result.redeal
 
 
 # --- auction and king call --------------------------------------------------------------

@@ -16,6 +16,7 @@ from tarok_service.variants.double_tarok import DoubleState
 from .double_tarok_helpers import DECK, DT, rules
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 6, 8])
 def test_selfplay_has_no_invariant_failures(players: int) -> None:
     tally = run(DT, players, games=40, seed=players, pass_rate=0.6)
@@ -51,6 +52,7 @@ def illegal_card(state: HandState, rng: random.Random) -> Move | None:
     return Move("play", DECK.codes[rng.choice(others)]) if others else None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "options"), [
     (4, {}), (6, {}), (8, {}),
     (6, {"talon_exchange": "free", "klop_value": 140, "six_forehand_only": False}),

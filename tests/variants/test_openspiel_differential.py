@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 import pytest
 
@@ -56,9 +57,19 @@ def action_of(card: Card) -> int:
     return 22 + 8 * SUITS.index(card.suit) + card.rank - 1
 
 
+class SpielState(Protocol):
+    """The part of OpenSpiel's `pyspiel.State` used here (pyspiel ships no type stubs)."""
+
+    def legal_actions(self) -> list[int]: ...
+    def current_player(self) -> int: ...
+    def apply_action(self, action: int) -> None: ...
+    def is_terminal(self) -> bool: ...
+    def returns(self) -> list[float]: ...
+
+
 @dataclass
 class Pair:
-    os: object
+    os: SpielState
     ours: SlovenianState
 
 
@@ -81,7 +92,7 @@ def os_moves(pair: Pair) -> dict[str, int]:
     """OpenSpiel's legal actions as our move ids."""
     s = pair.ours
     out = {}
-    for a in pair.os.legal_actions():  # type: ignore[attr-defined]
+    for a in pair.os.legal_actions():
         if s.phase == "bidding":
             move = Move("pass") if a == 0 else Move("bid", SLOVENIAN.contract_table[a - 1].id)
         elif s.phase == "talon" and s.group is None:
@@ -133,7 +144,7 @@ def play_one(seed: int, players: int) -> tuple[str, bool]:
             assert isinstance(nxt, SlovenianState)
             pair.ours = nxt
             continue
-        assert pair.os.current_player() == pair.ours.turn  # type: ignore[attr-defined]
+        assert pair.os.current_player() == pair.ours.turn
         theirs = os_moves(pair)
         mine = {mv.id for mv in SLOVENIAN.legal_moves(pair.ours)}
         if pair.ours.phase == "calling":
@@ -142,24 +153,25 @@ def play_one(seed: int, players: int) -> tuple[str, bool]:
             assert mine == set(theirs), (seed, pair.ours.phase, sorted(mine), sorted(theirs))
         shared = [mv for mv in SLOVENIAN.legal_moves(pair.ours) if mv.id in theirs]
         move_id = choose(shared, rng, pass_rate=0.7).id
-        pair.os.apply_action(theirs[move_id])  # type: ignore[attr-defined]
+        pair.os.apply_action(theirs[move_id])
         nxt = SLOVENIAN.apply(pair.ours, Move.parse(move_id))
         assert isinstance(nxt, SlovenianState)
         pair.ours = nxt
         moves += 1
-    assert pair.os.is_terminal()  # type: ignore[attr-defined]
+    assert pair.os.is_terminal()
     compared = comparable(pair.ours)
     if compared:
         result = SLOVENIAN.result(pair.ours)
         assert result is not None
-        assert list(result.totals) == [int(r) for r in pair.os.returns()], (  # type: ignore
+        assert list(result.totals) == [int(r) for r in pair.os.returns()], (
             seed,
             result,
-            pair.os.returns(),  # type: ignore[attr-defined]
+            pair.os.returns(),
         )
     return SLOVENIAN.contract_table[pair.ours.contract].id, compared
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 3])
 def test_same_legal_moves_and_scores_as_openspiel(players: int) -> None:
     games = 1000 if players == 4 else 300

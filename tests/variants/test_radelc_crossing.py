@@ -9,6 +9,7 @@ from dataclasses import replace
 from tarok_service.engine.counting import in_threes
 from tarok_service.engine.match import MatchState
 from tarok_service.engine.moves import Move
+from tarok_service.engine.options import Rules
 from tarok_service.engine.state import SCORED, Trick
 from tarok_service.variants import double_tarok_data as dd
 from tarok_service.variants import slovenian_data as d
@@ -21,8 +22,8 @@ from .slovenian_helpers import DECK, cards, finished, order_for, rules
 DECLARER_TRICK = "SQ S7 S8 S9"
 
 
-def with_radelc(players: int, seat: int = 0, variant_rules: object = None) -> MatchState:
-    m = MatchState.start(players, 4, 0, variant_rules)  # type: ignore[arg-type]
+def with_radelc(players: int, seat: int = 0, variant_rules: Rules | None = None) -> MatchState:
+    m = MatchState.start(players, 4, 0, variant_rules)
     radelci = tuple(1 if i == seat else 0 for i in range(players))
     return replace(m, radelci=radelci)
 

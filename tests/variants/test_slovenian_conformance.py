@@ -17,6 +17,7 @@ from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
 from ..engine.knowledge import Knowledge, check_move_made, check_viewer
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "games"), [(4, 2000), (3, 1200)])
 def test_random_playouts_keep_every_invariant_and_reach_every_contract(
     players: int, games: int
@@ -47,6 +48,7 @@ def playout(seed: int, players: int) -> list[tuple[SlovenianState, Move, Sloveni
     return steps
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4]))
 def test_properties_cards_conserved_moves_available_views_leak_nothing(

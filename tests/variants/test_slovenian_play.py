@@ -8,6 +8,7 @@ import pytest
 
 from tarok_service.engine import moves as m
 from tarok_service.engine.moves import IllegalMove, Move
+from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import REDEAL, SCORED, TRICKS
 from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
 
@@ -23,7 +24,7 @@ HANDS = (
 TALON = "T2 T3 HK T8 S7 S8"
 
 
-def dealt(players: int = 4, **options: object) -> SlovenianState:
+def dealt(players: int = 4, **options: OptionValue) -> SlovenianState:
     state = SLOVENIAN.deal(rules(players, **options), order_for(HANDS, TALON), dealer=3)
     assert isinstance(state, SlovenianState)
     return state
@@ -295,7 +296,9 @@ def test_valat_contract_ends_when_declarer_loses_a_trick() -> None:
     assert state.phase == TRICKS  # won the first
     state = playing("valat", ["H3 HK", "HC DK", "H1 D1", "H2 D2"], declarer=0)
     state = play(state, "H3", "HC", "H1", "H2")
-    assert state.phase == SCORED and SLOVENIAN.result(state).totals[0] == -500  # type: ignore
+    assert state.phase == SCORED
+    result = SLOVENIAN.result(state)
+    assert result is not None and result.totals[0] == -500
 
 
 def test_announced_pagat_must_be_kept_for_the_last_trick() -> None:

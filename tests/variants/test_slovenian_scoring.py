@@ -5,17 +5,20 @@ from __future__ import annotations
 import pytest
 
 from tarok_service.engine.cards import Card
+from tarok_service.engine.options import OptionValue
+from tarok_service.engine.state import HandState
 from tarok_service.variants import slovenian_data as d
-from tarok_service.variants.slovenian import SLOVENIAN
+from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
 
-from .slovenian_helpers import DECK, cards, finished, match, pile_worth
+from .slovenian_helpers import DECK, cards, finished, match, pile_worth, result_of
 
 TRULA = cards("T1 T21 T22")
 KINGS = cards("HK DK CK SK")
+HEART_KING = DECK.card("HK")
 
 
-def scores(state: object) -> tuple[int, ...]:
-    result = SLOVENIAN.result(state)  # type: ignore[arg-type]
+def scores(state: HandState) -> tuple[int, ...]:
+    result = result_of(state)
     assert result is not None
     return result.totals
 
@@ -73,21 +76,21 @@ def test_silent_trula_and_kings_for_and_against() -> None:
     # team holds trula and kings in its tricks: two silent bonuses of 10
     full = list(TRULA) + list(KINGS[:3]) + [KINGS[3]] + pile
     state = finished("three", full)
-    result = SLOVENIAN.result(state)
+    result = result_of(state)
     assert result is not None
     items = {line.item: line.points for line in result.lines}
     assert items["trula (silent)"] == 10
     assert items["kings (silent)"] == 10
     # opponents collect both: -10 each
     against = finished("three", pile_worth(30, 26, exclude=TRULA + KINGS))
-    items = {line.item: line.points for line in SLOVENIAN.result(against).lines}  # type: ignore[union-attr]
+    items = {line.item: line.points for line in result_of(against).lines}
     assert items["trula (silent)"] == -10
     assert items["kings (silent)"] == -10
 
 
 def test_split_trula_scores_nothing() -> None:
     pile = [*pile_worth(30, 25, exclude=TRULA + KINGS), TRULA[0]]
-    result = SLOVENIAN.result(finished("three", pile))
+    result = result_of(finished("three", pile))
     assert result is not None
     assert not [line for line in result.lines if "trula" in line.item]
 
@@ -111,7 +114,7 @@ def test_announced_trula_with_kontra(made: bool, level: int, expected: int) -> N
         announced=((d.TRULA, 0),),
         levels=((d.TRULA, level),) if level else (),
     )
-    result = SLOVENIAN.result(state)
+    result = result_of(state)
     assert result is not None
     items = {line.item: line.points for line in result.lines}
     assert items["trula (announced)"] == expected
@@ -120,7 +123,7 @@ def test_announced_trula_with_kontra(made: bool, level: int, expected: int) -> N
 def test_opponents_announced_kings() -> None:
     pile = pile_worth(40, 26, exclude=KINGS)
     state = finished("two", pile, announced=((d.KINGS, 1),))
-    items = {line.item: line.points for line in SLOVENIAN.result(state).lines}  # type: ignore[union-attr]
+    items = {line.item: line.points for line in result_of(state).lines}
     assert items["kings (announced)"] == -20  # opponents made their announced kings
 
 
@@ -130,21 +133,35 @@ def test_game_kontra_levels_multiply_contract_and_difference(level: int, factor:
     assert scores(state)[0] == 30 * factor
 
 
-def last_trick_state(last: list[tuple[int, str]], winner: int, **fields: object) -> object:
+def last_trick_state(
+    last: list[tuple[int, str]],
+    winner: int,
+    *,
+    called: Card = HEART_KING,
+    announced: tuple[tuple[str, int], ...] = (),
+    levels: tuple[tuple[str, int], ...] = (),
+) -> SlovenianState:
     last_cards = cards(" ".join(c for _, c in last))
     team_side = winner in (0, 2)
     filler = pile_worth(30, 22 if team_side else 26, exclude=last_cards + TRULA + KINGS)
     team = filler + list(last_cards) if team_side else filler
-    fields.setdefault("called", DECK.card("HK"))
-    return finished("three", team, last=last, last_winner=winner, **fields)
+    return finished(
+        "three",
+        team,
+        last=last,
+        last_winner=winner,
+        called=called,
+        announced=announced,
+        levels=levels,
+    )
 
 
 def test_silent_king_ultimo_won_and_lost() -> None:
     won = last_trick_state([(0, "HK"), (1, "H1"), (2, "H2"), (3, "H3")], 0, called=DECK.card("HK"))
-    items = {line.item: line.points for line in SLOVENIAN.result(won).lines}  # type: ignore
+    items = {line.item: line.points for line in result_of(won).lines}
     assert items["king ultimo (silent)"] == 10
     lost = last_trick_state([(0, "HK"), (1, "T5"), (2, "H2"), (3, "H3")], 1, called=DECK.card("HK"))
-    items = {line.item: line.points for line in SLOVENIAN.result(lost).lines}  # type: ignore
+    items = {line.item: line.points for line in result_of(lost).lines}
     assert items["king ultimo (silent)"] == -10
 
 
@@ -155,7 +172,7 @@ def test_announced_king_ultimo_fails_when_king_not_in_last_trick() -> None:
         called=DECK.card("HK"),
         announced=((d.KING_ULTIMO, 2),),
     )
-    items = {line.item: line.points for line in SLOVENIAN.result(state).lines}  # type: ignore
+    items = {line.item: line.points for line in result_of(state).lines}
     assert items["king ultimo (announced)"] == -20
 
 
@@ -171,9 +188,7 @@ def test_announced_king_ultimo_fails_when_king_not_in_last_trick() -> None:
 def test_silent_pagat_ultimo_either_side(
     last: list[tuple[int, str]], winner: int, item: str, value: int
 ) -> None:
-    items = {
-        line.item: line.points for line in SLOVENIAN.result(last_trick_state(last, winner)).lines
-    }  # type: ignore
+    items = {line.item: line.points for line in result_of(last_trick_state(last, winner)).lines}
     assert items[item] == value
 
 
@@ -182,18 +197,18 @@ def test_announced_pagat_ultimo_with_kontra() -> None:
     state = last_trick_state(
         last, 0, announced=((d.PAGAT_ULTIMO, 0),), levels=((d.PAGAT_ULTIMO, 1),)
     )
-    items = {line.item: line.points for line in SLOVENIAN.result(state).lines}  # type: ignore
+    items = {line.item: line.points for line in result_of(state).lines}
     assert items["pagat ultimo (announced)"] == 100
     failed = last_trick_state(
         [(0, "T1"), (1, "T5"), (2, "H2"), (3, "H3")], 1, announced=((d.PAGAT_ULTIMO, 0),)
     )
-    items = {line.item: line.points for line in SLOVENIAN.result(failed).lines}  # type: ignore
+    items = {line.item: line.points for line in result_of(failed).lines}
     assert items["pagat ultimo (announced)"] == -50
 
 
 def test_silent_valat_replaces_everything_and_takes_game_kontra() -> None:
     state = finished("two", list(DECK.cards), levels=((d.GAME, 1),))
-    result = SLOVENIAN.result(state)
+    result = result_of(state)
     assert result is not None
     assert [line.item for line in result.lines] == ["valat (silent)"]
     assert result.totals == (500, 0, 500, 0)
@@ -242,14 +257,14 @@ def test_solo_without_fixed_and_colour_valat() -> None:
 def test_mondfang_individual_and_option_and_talon() -> None:
     state = finished("three", points_pile(44), mond_captured=1)
     assert scores(state) == (20, -21, 20, 0)
-    assert SLOVENIAN.result(state).penalties == (0, -21, 0, 0)  # type: ignore[union-attr]
+    assert result_of(state).penalties == (0, -21, 0, 0)
     state = finished("three", points_pile(44), mond_captured=2, options={"mondfang_penalty": 20})
     assert scores(state) == (20, 0, 0, 0)
     left = finished("three", points_pile(44), mond_left=True)
     assert scores(left) == (-1, 0, 20, 0)
 
 
-def klop_state(own: list[int], **options: object) -> object:
+def klop_state(own: list[int], **options: OptionValue) -> SlovenianState:
     """Klop piles with the given per-player points; a 0 means that player took no trick."""
     from dataclasses import replace
 
@@ -275,36 +290,36 @@ def klop_state(own: list[int], **options: object) -> object:
 def test_klop_worked_example() -> None:
     """RULES 9.3: 24 / 12 / 20 / 14 -> -25 / -10 / -20 / -15 (rounded default)."""
     state = klop_state([24, 12, 20, 14])
-    result = SLOVENIAN.result(state)
+    result = result_of(state)
     assert result is not None
     assert result.side_points == (24, 12, 20, 14)
     assert result.totals == (-25, -10, -20, -15)
     unrounded = klop_state([24, 12, 20, 14], klop_round5=False)
-    assert SLOVENIAN.result(unrounded).totals == (-24, -12, -20, -14)  # type: ignore[union-attr]
+    assert result_of(unrounded).totals == (-24, -12, -20, -14)
 
 
 def test_klop_full_and_empty() -> None:
     full = klop_state([38, 12, 10, 10])
-    assert SLOVENIAN.result(full).totals == (-70, 0, 0, 0)  # type: ignore[union-attr]
+    assert result_of(full).totals == (-70, 0, 0, 0)
     empty = klop_state([0, 30, 20, 20])
-    assert SLOVENIAN.result(empty).totals == (70, 0, 0, 0)  # type: ignore[union-attr]
+    assert result_of(empty).totals == (70, 0, 0, 0)
     both = klop_state([0, 38, 16, 16])
-    assert SLOVENIAN.result(both).totals == (70, -70, 0, 0)  # type: ignore[union-attr]
+    assert result_of(both).totals == (70, -70, 0, 0)
     only_full = klop_state([0, 38, 16, 16], klop_empty_with_full=False)
-    assert SLOVENIAN.result(only_full).totals == (0, -70, 0, 0)  # type: ignore[union-attr]
+    assert result_of(only_full).totals == (0, -70, 0, 0)
 
 
 def test_radelci_awarded_doubled_crossed_and_charged() -> None:
     m = match()
-    beggar_won = SLOVENIAN.result(finished("beggar", [], partner=None))
+    beggar_won = result_of(finished("beggar", [], partner=None))
     assert beggar_won is not None and beggar_won.radelci
     m = SLOVENIAN.settle(m, beggar_won)
     assert m.radelci == (1, 1, 1, 1) and m.totals == (70, 0, 0, 0)
-    two = SLOVENIAN.result(finished("two", points_pile(44), declarer=1, partner=3))
+    two = result_of(finished("two", points_pile(44), declarer=1, partner=3))
     assert two is not None and not two.radelci
     m = SLOVENIAN.settle(m, two)  # declarer 1 has a radelc: doubled, crossed out (won)
     assert m.totals == (70, 60, 0, 60) and m.radelci == (1, 0, 1, 1)
-    lost = SLOVENIAN.result(finished("two", points_pile(30), declarer=0, partner=2))
+    lost = result_of(finished("two", points_pile(30), declarer=0, partner=2))
     m = SLOVENIAN.settle(m, lost)  # lost (-20 - 5): doubled, not crossed out
     assert m.totals == (70 - 50, 60, -50, 60) and m.radelci == (1, 0, 1, 1)
     closed = SLOVENIAN.close(m)
@@ -313,8 +328,8 @@ def test_radelci_awarded_doubled_crossed_and_charged() -> None:
 
 def test_radelc_doubling_leaves_mondfang_alone() -> None:
     m = match()
-    m = SLOVENIAN.settle(m, SLOVENIAN.result(finished("beggar", [], partner=None)))  # type: ignore[arg-type]
-    result = SLOVENIAN.result(finished("three", points_pile(44), mond_captured=0))
+    m = SLOVENIAN.settle(m, result_of(finished("beggar", [], partner=None)))
+    result = result_of(finished("three", points_pile(44), mond_captured=0))
     assert result is not None
     m2 = SLOVENIAN.settle(m, result)
     assert m2.totals[0] - m.totals[0] == 2 * 20 - 21
@@ -322,9 +337,9 @@ def test_radelc_doubling_leaves_mondfang_alone() -> None:
 
 def test_klop_and_radelc_mode_own_and_end_penalty_option() -> None:
     m = match(radelc_end_penalty=100)
-    m = SLOVENIAN.settle(m, SLOVENIAN.result(klop_state([24, 12, 20, 14])))  # type: ignore[arg-type]
+    m = SLOVENIAN.settle(m, result_of(klop_state([24, 12, 20, 14])))
     assert m.radelci == (1, 1, 1, 1)
-    m = SLOVENIAN.settle(m, SLOVENIAN.result(klop_state([24, 12, 20, 14])))  # type: ignore[arg-type]
+    m = SLOVENIAN.settle(m, result_of(klop_state([24, 12, 20, 14])))
     assert m.totals == (-50, -20, -40, -30)  # klop is never doubled
     assert SLOVENIAN.close(m).totals == (-250, -220, -240, -230)
 
@@ -334,6 +349,6 @@ def test_opponents_failed_announced_valat_scores_for_the_declarer_but_is_no_win(
     state = finished(
         "three", points_pile(30), announced=((d.VALAT_BONUS, 1),), levels=((d.VALAT_BONUS, 2),)
     )
-    result = SLOVENIAN.result(state)
+    result = result_of(state)
     assert result is not None
     assert result.totals[0] == 2000 and result.won is False

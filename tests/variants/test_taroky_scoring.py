@@ -6,7 +6,9 @@ from dataclasses import replace
 
 import pytest
 
+from tarok_service.engine.cards import Card
 from tarok_service.engine.counting import in_threes
+from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import SCORED, Trick
 from tarok_service.variants import taroky_data as d
 from tarok_service.variants.taroky import TAROKY
@@ -90,9 +92,10 @@ def test_loss_pays_the_opponents() -> None:
 SIXTH_TALON = cards("HK DK CK SK HQ DQ")
 
 
-def sixth(points_without: int, **options: object) -> TarokyState:
+def sixth(points_without: int, **options: OptionValue) -> TarokyState:
     team = pile_worth(points_without, 24, exclude=SIXTH_TALON)
-    return finished(d.SIXTH, team, multiplier=32, talon=SIXTH_TALON, **options)  # type: ignore[arg-type]
+    state = finished(d.SIXTH, team, multiplier=32, talon=SIXTH_TALON)
+    return replace(state, rules=TAROKY.make_rules(4, options))  # the table's options
 
 
 def test_sixth_talon_to_the_side_ahead_without_it() -> None:
@@ -203,11 +206,10 @@ def test_valat_adds_to_the_game(
 # --- the second obligation -------------------------------------------------------------------
 
 
-def second(points: int, last: list[tuple[int, str]], **options: object) -> TarokyState:
+def second(points: int, last: list[tuple[int, str]], **options: OptionValue) -> TarokyState:
     winners = [0, 1] * 5 + [1, last[0][0]]
-    return finished(
-        d.SECOND, pile_worth(points, 27), partner=2, last=last, winners=winners, **options
-    )  # type: ignore[arg-type]
+    state = finished(d.SECOND, pile_worth(points, 27), partner=2, last=last, winners=winners)
+    return replace(state, rules=TAROKY.make_rules(4, options))  # the table's options
 
 
 def test_second_won_with_the_pagat_and_points() -> None:
@@ -234,16 +236,16 @@ def test_varsava_bands(points: int, pays: int) -> None:
 
 def varsava_hand(worth: list[int], winners: list[int]) -> TarokyState:
     """A finished varsava: the first three piles are worth `worth`, the fourth holds the rest."""
-    piles: list[tuple[object, ...]] = []
-    used: list[object] = []
+    piles: list[tuple[Card, ...]] = []
+    used: list[Card] = []
     for points in worth:
-        pile = pile_worth(points, 12, exclude=used) if points else []  # type: ignore[arg-type]
+        pile = pile_worth(points, 12, exclude=used) if points else []
         piles.append(tuple(pile))
         used += pile
     piles.append(tuple(c for c in DECK.cards if c not in used))
     tricks = tuple(Trick(((w, DECK.cards[-1]),), w) for w in winners)
     base = finished(d.BASIC, [])
-    return replace(base, contract=d.VARSAVA, piles=tuple(piles), tricks=tricks, partner=None)  # type: ignore[arg-type]
+    return replace(base, contract=d.VARSAVA, piles=tuple(piles), tricks=tricks, partner=None)
 
 
 def test_varsava_payments_into_the_zid() -> None:
@@ -272,7 +274,8 @@ def test_zid_over_several_hands() -> None:
     match = TAROKY.settle(match, varsava)
     assert match.pot == varsava.pot > 0 and match.dealer == 1
     pot = match.pot
-    match = TAROKY.settle(match, result(TAROKY.misdeal(TAROKY.deal(match.rules, DECK.cards, 1))))  # type: ignore[arg-type]
+    assert match.rules is not None
+    match = TAROKY.settle(match, result(TAROKY.misdeal(TAROKY.deal(match.rules, DECK.cards, 1))))
     assert (
         match.pot == pot + 100 and match.dealer == 1 and match.totals[1] == varsava.totals[1] - 100
     )

@@ -6,7 +6,7 @@ import pytest
 
 from tarok_service.engine import moves as m
 from tarok_service.engine.moves import IllegalMove, Move
-from tarok_service.engine.state import TRICKS
+from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.variants.zwanzigerrufen_auction import called_tarok
 
 from .zwanzigerrufen_helpers import HANDS, VARIANT, cards, dealt, reason, say
@@ -23,8 +23,8 @@ TRULL_2 = (
 )
 
 
-def legal_ids(state: object) -> set[str]:
-    return {mv.id for mv in VARIANT.legal_moves(state)}  # type: ignore[arg-type]
+def legal_ids(state: HandState) -> set[str]:
+    return {mv.id for mv in VARIANT.legal_moves(state)}
 
 
 # --- games ------------------------------------------------------------------------------

@@ -9,10 +9,11 @@ import pytest
 
 from tarok_service import selfplay
 from tarok_service.engine import moves as m
+from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import HandState
 from tarok_service.variants.zwanzigerrufen_auction import CANDIDATES
-from tarok_service.variants.zwanzigerrufen_state import AUCTION
+from tarok_service.variants.zwanzigerrufen_state import AUCTION, st
 
 from .zwanzigerrufen_helpers import DECK, VARIANT, rules
 
@@ -61,6 +62,7 @@ def _check_views(state: HandState) -> None:
         assert bool(view.legal) == (seat is not None and seat == state.turn)
 
 
+@pytest.mark.slow
 def test_random_playouts_conform() -> None:
     rng = random.Random(5)
     games: Counter[str] = Counter()
@@ -84,10 +86,10 @@ def test_replay_is_deterministic() -> None:
     assert VARIANT.result(again) == VARIANT.result(state)
 
 
-def _order_of(state: HandState) -> list:  # type: ignore[type-arg]
+def _order_of(state: HandState) -> list[Card]:
     """A card order that deals the same hands again (packets of 5 from forehand)."""
-    dealt = state.dealt  # type: ignore[attr-defined]
-    order = []
+    dealt = st(state).dealt
+    order: list[Card] = []
     for packet in range(2):
         for i in range(4):
             seat = (state.forehand + i) % 4

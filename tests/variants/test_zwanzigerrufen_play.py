@@ -8,10 +8,12 @@ import pytest
 
 from tarok_service.engine import moves as m
 from tarok_service.engine.moves import IllegalMove, Move
+from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import SCORED
 from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
 
 from .zwanzigerrufen_helpers import (
+    HANDS,
     VARIANT,
     cards,
     dealt,
@@ -40,8 +42,8 @@ TRICKS = (
 WINNERS = (0, 1, 2, 0, 1, 0, 1, 0, 1, 0)
 
 
-def tricks_phase(auction: str = CALL, **options: object) -> ZwanzigerState:
-    return say(dealt(**options), auction)  # type: ignore[arg-type]
+def tricks_phase(auction: str = CALL, **options: OptionValue) -> ZwanzigerState:
+    return say(dealt(HANDS, 3, **options), auction)
 
 
 # --- following ---------------------------------------------------------------------------

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import Move
+from tarok_service.engine.options import OptionValue, Rules
 from tarok_service.engine.state import HandState
 from tarok_service.variants import zwanzigerrufen_auction as auction
 from tarok_service.variants.zwanzigerrufen import ZWANZIGERRUFEN
@@ -30,7 +30,7 @@ def cards(text: str) -> tuple[Card, ...]:
     return tuple(DECK.card(code) for code in text.split())
 
 
-def rules(**options: Any) -> Any:
+def rules(**options: OptionValue) -> Rules:
     return VARIANT.make_rules(4, options)
 
 
@@ -46,7 +46,7 @@ def order_for(hands: Sequence[str], dealer: int = 3) -> list[Card]:
     return order
 
 
-def dealt(hands: Sequence[str] = HANDS, dealer: int = 3, **options: Any) -> ZwanzigerState:
+def dealt(hands: Sequence[str] = HANDS, dealer: int = 3, **options: OptionValue) -> ZwanzigerState:
     """The state right after dealing `hands`."""
     state = VARIANT.deal(rules(**options), order_for(hands, dealer), dealer)
     assert isinstance(state, ZwanzigerState)
