@@ -169,6 +169,19 @@ def move_request(draw: st.DrawFn, store: Store) -> svc.SubmitMoveRequest:
     return request
 
 
+def join_request(data: st.DataObject, store: Store) -> svc.JoinTableRequest:
+    """A JoinTableRequest of hostile values, with or without a seat."""
+    request = svc.JoinTableRequest(
+        table_id=data.draw(st.one_of(st.just(store.table_id), HOSTILE)),
+        name=data.draw(HOSTILE),
+        spectator=data.draw(st.booleans()),
+        request_id=data.draw(HOSTILE),
+    )
+    if data.draw(st.booleans()):
+        request.seat = data.draw(INT32)
+    return request
+
+
 def fuzz_once(store: Store, data: st.DataObject) -> None:
     stub = store.server.stub
     before = store.count()
@@ -186,16 +199,7 @@ def fuzz_once(store: Store, data: st.DataObject) -> None:
             ),
             timeout=30,
         ),
-        lambda: stub.JoinTable(
-            svc.JoinTableRequest(
-                table_id=data.draw(st.one_of(st.just(store.table_id), HOSTILE)),
-                name=data.draw(HOSTILE),
-                spectator=data.draw(st.booleans()),
-                request_id=data.draw(HOSTILE),
-                **({"seat": data.draw(INT32)} if data.draw(st.booleans()) else {}),
-            ),
-            timeout=30,
-        ),
+        lambda: stub.JoinTable(join_request(data, store), timeout=30),
         lambda: stub.SubmitMove(data.draw(move_request(store)), timeout=30),
     ]
     wrote = [checked(call) for call in writes]
