@@ -343,9 +343,15 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
 
     def trick_rules(self, state: HandState) -> t.TrickRules:
         s = st(state)
+        last = self.__dict__.get("_last_trick_rules")  # asked for every card: the last answer
+        if last is not None and last[0] is s.rules and last[1] == s.contract:
+            found: t.TrickRules = last[2]
+            return found
         c = self.contract_table[s.contract]
         kind = c.id if c.id == "colour_valat" else "negative" if c.negative else ""
-        return d.trick_rules(kind, str(s.rules.opt("emperor_order")), self.tie_rule)
+        found = d.trick_rules(kind, str(s.rules.opt("emperor_order")), self.tie_rule)
+        self.__dict__["_last_trick_rules"] = (s.rules, s.contract, found)
+        return found
 
     def held_cards(self, state: HandState, seat: int) -> tuple[Card, ...]:
         s = st(state)
