@@ -371,13 +371,19 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
             gift = s.talon[0]
             piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
             return evolve(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, gift))
-        win_card = next(card for seat, card in trick.plays if seat == trick.winner)
+        winner, win_card = trick.winner, trick.plays[0][1]
+        for seat, card in trick.plays:
+            if seat == winner:
+                win_card = card
+                break
         if s.talon and not s.talon_won and win_card in s.zaruf_cards():
             piles = replace_at(s.piles, trick.winner, s.piles[trick.winner] + s.talon)
             mond_back = any(is_mond(c) for c in s.talon)
             return evolve(
                 s, piles=piles, talon=(), talon_won=True, mond_left=s.mond_left and not mond_back
             )
+        if win_card.suit != TAROK or win_card.rank not in (SKIS, PAGAT):  # no mondfang
+            return s
         return self._mondfang(s, trick, win_card)
 
     def _mondfang(self, s: SlovenianState, trick: Trick, win_card: Card) -> SlovenianState:
