@@ -6,7 +6,8 @@ Measures (4 players):
   without legality checks on our side (the service replays its validated log unchecked;
   OpenSpiel's ApplyAction always checks), and through the fast `Variant.replay` path.
 
-Prints the figures side by side and the ratios. Usage: python bench/engine.py [--hands N]
+Prints the medians of the figures side by side and the median ratios, with the load average.
+Usage: python bench/engine.py [--hands N] [--repetitions R]
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -53,16 +55,23 @@ def record_hands(count: int) -> list[Record]:
     return records
 
 
-def best_of(runs: int, *fns: Callable[[], None]) -> list[float]:
-    """The best time of each function over `runs` rounds, the functions taking turns in each
-    round (so that a burst of load on a shared machine does not favour one of them)."""
-    best = [float("inf")] * len(fns)
+def rounds(runs: int, *fns: Callable[[], None]) -> list[list[float]]:
+    """The times of each function over `runs` rounds, the functions taking turns in each round
+    (so that a burst of load on a shared machine does not favour one of them)."""
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(runs):
         for i, fn in enumerate(fns):
             t0 = time.perf_counter()
             fn()
-            best[i] = min(best[i], time.perf_counter() - t0)
-    return best
+            times[i].append(time.perf_counter() - t0)
+    return times
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "n/a"
 
 
 def main() -> None:
@@ -70,6 +79,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--repetitions", type=int, default=5)
     args = parser.parse_args()
     records = record_hands(args.hands)
     moves_total = sum(len(r[2]) for r in records)
@@ -118,22 +128,28 @@ def main() -> None:
             while not state.is_terminal():
                 state.apply_action(rng.choice(state.legal_actions()))
 
-    ours_checked, ours_unchecked, ours_fast, theirs = best_of(
-        5, replay_ours(True), replay_ours(False), replay_fast, replay_openspiel
-    )
-    play_ours, play_theirs = best_of(3, playouts_ours, playouts_openspiel)
+    reps = args.repetitions
+    print(f"load average before: {loadavg()}")
+    replays = rounds(reps, replay_ours(True), replay_ours(False), replay_fast, replay_openspiel)
+    plays = rounds(reps, playouts_ours, playouts_openspiel)
+    print(f"load average after:  {loadavg()}")
     n = len(records)
     print(f"{n} recorded 4-player hands, {moves_total} moves in ours (incl. announcement passes)")
-    print(f"{'':38}{'ours':>12}{'OpenSpiel':>12}{'ratio':>8}")
-    for name, mine, other in (
-        ("replay a hand, checked (us/hand)", ours_checked, theirs),
-        ("replay a hand, log unchecked (us/hand)", ours_unchecked, theirs),
-        ("replay a hand, Variant.replay (us/hand)", ours_fast, theirs),
+    print(f"medians of {reps} repetitions (ratio: median of the per-repetition ratios)")
+    print(f"{'':40}{'ours':>10}{'OpenSpiel':>11}{'ratio':>8}")
+    theirs = replays[3]
+    for name, mine in (
+        ("replay a hand, checked (us/hand)", replays[0]),
+        ("replay a hand, log unchecked (us/hand)", replays[1]),
+        ("replay a hand, Variant.replay (us/hand)", replays[2]),
     ):
-        print(f"{name:38}{mine / n * 1e6:12.1f}{other / n * 1e6:12.1f}{mine / other:8.2f}x")
+        ratio = median([a / b for a, b in zip(mine, theirs, strict=True)])
+        us, os_us = median(mine) / n * 1e6, median(theirs) / n * 1e6
+        print(f"{name:40}{us:10.1f}{os_us:11.1f}{ratio:7.2f}x")
+    rate = median([b / a for a, b in zip(*plays, strict=True)])
     print(
-        f"{'random playouts per second':38}{args.hands / play_ours:12.0f}"
-        f"{args.hands / play_theirs:12.0f}{play_theirs / play_ours:8.2f}x"
+        f"{'random playouts per second':40}{args.hands / median(plays[0]):10.0f}"
+        f"{args.hands / median(plays[1]):11.0f}{rate:7.3f}x"
     )
 
 

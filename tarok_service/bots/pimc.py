@@ -17,7 +17,7 @@ from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.state import TRICKS, HandState
-from ..engine.trickplay import TrickPlay
+from ..engine.trickplay import TrickPlay, play_moves
 from ..engine.variant import Variant
 from ..engine.view import View
 from .heuristic import HeuristicBot
@@ -114,7 +114,7 @@ def playout(variant: Variant, state: HandState, team: Sequence[int], base: Situa
     """Play the hand to its end with the heuristic card play for every seat (each knowing the
     sides of the sampled deal)."""
     assert isinstance(variant, TrickPlay)
-    codes = variant.deck(state.rules).codes
+    moves = play_moves(variant.deck(state.rules))
     friends = [friends_in_team(s, base.players, team) for s in range(base.players)]
     done = len(state.tricks)
     gone = frozenset(c for tr in state.tricks for c in tr.cards)
@@ -138,5 +138,5 @@ def playout(variant: Variant, state: HandState, team: Sequence[int], base: Situa
                 base.negative, base.points, base.deck, base.rules,
             )  # fmt: skip
             card = choose_card(sit)
-        state = variant.apply(state, Move("play", codes[card]), check=False)
+        state = variant.apply(state, moves[card], check=False)
     return state

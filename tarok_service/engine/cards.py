@@ -68,6 +68,9 @@ class Deck:
         self.name = name
         self.cards: tuple[Card, ...] = tuple(cards)
         self.index = {c: i for i, c in enumerate(self.cards)}
+        # The same index by object identity: the deck's own cards are found without hashing
+        # (a dataclass hash is a Python call); other equal cards fall back to `index`.
+        self.index_by_id = {id(c): i for i, c in enumerate(self.cards)}
         self.codes = {c: code(c) for c in self.cards}
         self.labels = {c: label(c) for c in self.cards}
         self.points = {c: points(c) for c in self.cards}
@@ -88,8 +91,12 @@ class Deck:
     def sort(self, cards: Iterable[Card]) -> tuple[Card, ...]:
         """Cards in deck order (taroks first, then suits), as hands are shown. The cards are
         the deck's own (equal) objects, so that later searches match them by identity."""
-        own = self.cards
-        return tuple([own[i] for i in sorted(map(self.index.__getitem__, cards))])
+        own, by_id, index = self.cards, self.index_by_id, self.index
+        found = [by_id.get(id(c)) for c in cards]
+        if None in found:
+            found = [index[c] for c in cards]
+        found.sort()
+        return tuple([own[i] for i in found])  # type: ignore[index]
 
     def total_points(self, cards: Iterable[Card]) -> int:
         return sum(self.points[c] for c in cards)

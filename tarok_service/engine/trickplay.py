@@ -113,7 +113,12 @@ class TrickPlay:
         self, state: HandState, moves: Sequence[Move], start: int
     ) -> tuple[HandState, int]:
         """Apply validated card plays from `moves[start]` on, as long as play goes on: the state
-        equals folding `apply_tricks` over them, and the index of the first move not applied."""
+        equals folding `apply_tricks` over them, and the index of the first move not applied.
+
+        The hands are worked on as mutable dicts, and the state between tricks is one private
+        copy changed in place (the hooks get it and return it or a new state, which becomes
+        the working copy): no state is built per card, and one per trick only when a hook
+        changes something."""
         if type(self).apply_tricks is not TrickPlay.apply_tricks:  # a rule set of its own
             return self.apply_tricks(state, moves[start]), start + 1
         by_code = self.deck(state.rules).by_code
@@ -123,6 +128,7 @@ class TrickPlay:
         plays = list(state.trick)
         seat, i, total = state.turn, start, len(moves)
         assert seat is not None
+        work: HandState | None = None  # the private copy, once a trick is complete
         while i < total:
             card = by_code[moves[i].value]
             if hands[seat].pop(id(card), None) is None:  # an equal card, not the deck's own
@@ -133,7 +139,9 @@ class TrickPlay:
                 seat = (seat + 1) % players
                 continue
             after = tuple([tuple(h.values()) for h in hands])
-            state = self.complete_trick(state, after, tuple(plays), rules)
+            if work is None:
+                work = evolve(state)
+            state = work = self._complete_owned(work, after, tuple(plays), rules)
             if state.phase != TRICKS or state.turn is None:
                 return state, i
             if state.hands is not after:  # a hook changed the hands
@@ -143,6 +151,32 @@ class TrickPlay:
             after = tuple([tuple(h.values()) for h in hands])
             state = evolve(state, hands=after, trick=tuple(plays), turn=seat)
         return state, i
+
+    def _complete_owned(
+        self,
+        work: HandState,
+        hands: tuple[tuple[Card, ...], ...],
+        plays: tuple[tuple[int, Card], ...],
+        rules: t.TrickRules,
+    ) -> HandState:
+        """`complete_trick` on a private copy of the state, changed in place."""
+        cards = [c for _, c in plays]
+        won = plays[t.winning_index(cards, rules)][0]
+        trick = Trick(plays, won)
+        piles = work.piles
+        _set(work, "piles", (*piles[:won], (*piles[won], *cards), *piles[won + 1 :]))
+        _set(work, "tricks", (*work.tricks, trick))
+        _set(work, "hands", hands)
+        _set(work, "trick", ())
+        _set(work, "turn", won)
+        after = self.after_trick(work, trick)
+        if self.hand_over(after):
+            return self.finish_play(after)
+        if after.turn != won:
+            if after is not work:
+                return evolve(after, turn=won)
+            _set(work, "turn", won)
+        return after
 
     def after_trick(self, state: HandState, trick: Trick) -> HandState:
         """Side effects of a completed trick (talon cards to the winner, captures ...)."""
@@ -158,6 +192,7 @@ class TrickPlay:
 
 
 _DEFAULT_RULES = t.TrickRules()
+_set = object.__setattr__  # changes a field of replay's private state copy in place
 
 
 def _by_id(hands: Sequence[tuple[Card, ...]]) -> list[dict[int, Card]]:

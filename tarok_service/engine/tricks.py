@@ -94,17 +94,30 @@ def winning_index(cards: Sequence[Card], rules: TrickRules) -> int:
         if not others:
             return 0
         return others[winning_index([cards[i] for i in others], _plain(rules))]
-    if rules.emperor and is_emperor(cards, rules):
-        pagats = [i for i, c in enumerate(cards) if c.suit == rules.trump and c.rank == PAGAT]
+    trump = rules.trump
+    pagat_in = any(c.rank == PAGAT and c.suit == trump for c in cards)  # cheap emperor test
+    if pagat_in and rules.emperor and is_emperor(cards, rules):
+        pagats = [i for i, c in enumerate(cards) if c.suit == trump and c.rank == PAGAT]
         if len(pagats) == 1:
             return pagats[0]
         led = cards[0]
         return next((i for i in pagats if cards[i].pack == led.pack), pagats[0])
-    best = 0
+    # `beats` inlined (hot path): the best card so far and its index
+    led = best = cards[0]
+    index, tie, trumps_win = 0, rules.tie, rules.trumps_win
     for i in range(1, len(cards)):
-        if beats(cards[i], cards[best], cards[0], rules):
-            best = i
-    return best
+        card = cards[i]
+        if card.suit == best.suit:
+            if card.rank != best.rank:
+                if card.rank > best.rank:
+                    best, index = card, i
+            elif tie == TIE_LAST or (
+                tie == TIE_LEAD_PACK and card.pack == led.pack and best.pack != led.pack
+            ):
+                best, index = card, i
+        elif trumps_win and card.suit == trump:
+            best, index = card, i
+    return index
 
 
 def winner(plays: Sequence[Play], rules: TrickRules) -> int:

@@ -134,7 +134,10 @@ class Variant(ABC):
         """Every legal move of the player to move; empty once the hand is over."""
         if state.finished:
             return []
-        return self._hooks(state.phase).legal(state)
+        moves = self._hooks(state.phase).legal(state)
+        # Remembered for a check of the same state's move in `apply` (legal, choose, apply).
+        self.__dict__["_last_legal"] = (state, tuple(moves))
+        return moves
 
     def is_legal(self, state: HandState, move: Move) -> bool:
         """`move in legal_moves(state)`, through the phase's fast `is_legal_<phase>` if any."""
@@ -155,7 +158,14 @@ class Variant(ABC):
         hooks = self._hooks(state.phase)
         if check:
             fast = hooks.is_legal
-            if not (fast(state, move) if fast is not None else move in hooks.legal(state)):
+            if fast is not None:
+                ok = fast(state, move)
+            else:
+                last = self.__dict__.get("_last_legal")
+                ok = move in (
+                    last[1] if last is not None and last[0] is state else hooks.legal(state)
+                )
+            if not ok:
                 raise IllegalMove(*self.explain(state, move))
         return hooks.apply(state, move)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..engine import kontra as k
 from ..engine import moves as m
@@ -149,7 +149,7 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
             piles=((),) * n,
             auction=Auction((dealer + 1) % n, (None,) * n),
         )
-        if any(not any(c.is_tarok for c in h) for h in hands):
+        if any(all(c.suit != TAROK for c in h) for h in hands):
             return evolve(state, phase=REDEAL, turn=None)
         return state
 
@@ -157,11 +157,36 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
 
     def legal_bidding(self, state: HandState) -> list[Move]:
         s = st(state)
-        assert s.auction is not None and s.turn is not None
-        only = self.forehand_only_contracts(s.rules)
-        bids = s.auction.legal(s.turn, self.open_contracts(s.rules), only)
-        table = self.contract_table
-        return [shared_move(PASS) if b == PASSED else shared_move(BID, table[b].id) for b in bids]
+        auction, seat = s.auction, s.turn
+        assert auction is not None and seat is not None
+        memo = self._memo(s.rules, "bids")  # the legal bids depend on the auction alone
+        key = (auction.forehand, auction.bids, seat)
+        found = memo.get(key)
+        if found is None:
+            only = self.forehand_only_contracts(s.rules)
+            bids = auction.legal(seat, self.open_contracts(s.rules), only)
+            table = self.contract_table
+            found = memo[key] = tuple(
+                [shared_move(PASS) if b == PASSED else shared_move(BID, table[b].id) for b in bids]
+            )
+        return list(found)
+
+    def _memo(self, rules: Rules, name: str) -> dict[object, tuple[Any, ...]]:
+        """A bounded memo of results that depend only on this rule set, the table `rules`
+        (looked up by identity: hashing rules is slow) and the key the caller builds."""
+        memos: dict[tuple[int, str], tuple[Rules, dict[object, tuple[Any, ...]]]] | None
+        memos = self.__dict__.get("_memos")
+        if memos is None:
+            memos = self.__dict__["_memos"] = {}
+        found = memos.get((id(rules), name))
+        if found is None or found[0] is not rules:
+            if len(memos) >= 64:
+                memos.clear()
+            found = memos[(id(rules), name)] = (rules, {})
+        memo = found[1]
+        if len(memo) >= 4096:
+            memo.clear()
+        return memo
 
     def explain_bidding(self, state: HandState, move: Move) -> str:
         if move.kind == PASS:
@@ -184,6 +209,33 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
         if bid != PASSED and auction.others_passed(seat):
             return self._contract_chosen(evolve(s, auction=auction, facts=facts), seat, bid)
         return evolve(s, auction=auction, facts=facts, turn=auction.next_bidder(seat))
+
+    def replay_bidding(
+        self, state: HandState, moves: Sequence[Move], start: int
+    ) -> tuple[HandState, int]:
+        """Validated bids from `moves[start]` on, applied at once (one state at the end), equal
+        to `apply_bidding` one by one; stops after the bid that ends the auction."""
+        s = st(state)
+        auction, seat = s.auction, s.turn
+        assert auction is not None and seat is not None
+        bids, facts = list(auction.bids), list(s.facts)
+        index, players, i = self.contract_index, len(bids), start
+        while i < len(moves):
+            move = moves[i]
+            i += 1
+            bid = PASSED if move.kind == PASS else index[move.value]
+            bids[seat] = bid
+            facts.append(Fact(seat, BID, move.value or PASS))
+            if bid != PASSED and all(b == PASSED for o, b in enumerate(bids) if o != seat):
+                done = Auction(auction.forehand, tuple(bids))
+                return self._contract_chosen(
+                    evolve(s, auction=done, facts=tuple(facts)), seat, bid
+                ), i
+            seat = (seat + 1) % players
+            while bids[seat] == PASSED:
+                seat = (seat + 1) % players
+        done = Auction(auction.forehand, tuple(bids))
+        return evolve(s, auction=done, facts=tuple(facts), turn=seat), i
 
     def _contract_chosen(self, s: SlovenianState, seat: int, index: int) -> HandState:
         c = self.contract_table[index]
@@ -219,6 +271,15 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
         c = self.contract_table[s.contract]
         if c.id == "klop":
             return []
+        team = s.team()
+        memo = self._memo(s.rules, "kontra")  # depends on the sides, the sayings, the levels
+        key = (s.contract, team, seat in team, s.announced, s.levels)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple(self._kontrable(s, seat))
+        return list(found)
+
+    def _kontrable(self, s: SlovenianState, seat: int) -> list[str]:
         mine = self.side_of(s, seat)
         announcers, levels, top = dict(s.announced), dict(s.levels), s.rules.num("max_kontra")
         out = []
@@ -265,13 +326,35 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
         fact = Fact(seat, KONTRA, move.value, level)
         return evolve(s, levels=levels, passes=0, facts=(*s.facts, fact))
 
+    def replay_announce(
+        self, state: HandState, moves: Sequence[Move], start: int
+    ) -> tuple[HandState, int]:
+        """A run of validated passes from `moves[start]` on applied at once (other moves one by
+        one), equal to `apply_announce` move by move."""
+        s = st(state)
+        seat, passes, i = s.turn, s.passes, start
+        assert seat is not None
+        while i < len(moves) and moves[i].kind == PASS:
+            if passes + 1 == s.players:  # the last pass: play starts
+                return self.apply_announce(evolve(s, passes=passes, turn=seat), moves[i]), i + 1
+            passes, seat, i = passes + 1, (seat + 1) % s.players, i + 1
+        if i == start:
+            return self.apply_announce(s, moves[i]), i + 1
+        return evolve(s, passes=passes, turn=seat), i
+
     # --- trick play hooks ---------------------------------------------------------------
 
     def trick_rules(self, state: HandState) -> t.TrickRules:
         s = st(state)
+        last = self.__dict__.get("_last_trick_rules")  # asked for every card: the last answer
+        if last is not None and last[0] is s.rules and last[1] == s.contract:
+            found: t.TrickRules = last[2]
+            return found
         c = self.contract_table[s.contract]
         kind = c.id if c.id == "colour_valat" else "negative" if c.negative else ""
-        return d.trick_rules(kind, str(s.rules.opt("emperor_order")), self.tie_rule)
+        found = d.trick_rules(kind, str(s.rules.opt("emperor_order")), self.tie_rule)
+        self.__dict__["_last_trick_rules"] = (s.rules, s.contract, found)
+        return found
 
     def held_cards(self, state: HandState, seat: int) -> tuple[Card, ...]:
         s = st(state)
@@ -291,13 +374,19 @@ class Slovenian(CallAndExchange, TrickPlay, Variant):
             gift = s.talon[0]
             piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
             return evolve(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, gift))
-        win_card = next(card for seat, card in trick.plays if seat == trick.winner)
+        winner, win_card = trick.winner, trick.plays[0][1]
+        for seat, card in trick.plays:
+            if seat == winner:
+                win_card = card
+                break
         if s.talon and not s.talon_won and win_card in s.zaruf_cards():
             piles = replace_at(s.piles, trick.winner, s.piles[trick.winner] + s.talon)
             mond_back = any(is_mond(c) for c in s.talon)
             return evolve(
                 s, piles=piles, talon=(), talon_won=True, mond_left=s.mond_left and not mond_back
             )
+        if win_card.suit != TAROK or win_card.rank not in (SKIS, PAGAT):  # no mondfang
+            return s
         return self._mondfang(s, trick, win_card)
 
     def _mondfang(self, s: SlovenianState, trick: Trick, win_card: Card) -> SlovenianState:
