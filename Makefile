@@ -31,6 +31,7 @@ lint: install
 	$(VENV)/bin/ruff check tarok_service clients tests bench
 	$(VENV)/bin/mypy tarok_service
 	$(VENV)/bin/mypy tests clients/python/tarok_client clients/openspiel/tarok_openspiel
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/buf lint
 
 proto: install

@@ -51,7 +51,8 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
 
 from tarok_service.engine.moves import Move  # noqa: E402
-from tarok_service.engine.variant import Variant, find_variant  # noqa: E402
+from tarok_service.engine.variant import Variant  # noqa: E402
+from tarok_service.variants.registry import find_variant  # noqa: E402
 
 Script = tuple[list[str], list[tuple[int, str]]]  # (deal order, [(seat, move id)])
 Round = Callable[[], Awaitable[tuple[list[float], float, float]]]

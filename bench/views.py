@@ -17,9 +17,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tarok_service.engine.state import HandState
-from tarok_service.engine.variant import find_variant
 from tarok_service.server import codec
 from tarok_service.server.i18n import LOCALES, Labels
+from tarok_service.variants.registry import find_variant
 
 
 def main() -> None:

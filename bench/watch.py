@@ -39,7 +39,7 @@ from service import ENV, loadavg, script, setup_table, start, tarok_server  # no
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
 
-from tarok_service.engine.variant import find_variant  # noqa: E402
+from tarok_service.variants.registry import find_variant  # noqa: E402
 
 STREAMS_PER_CHANNEL = 50
 NO_HISTORY = 1 << 40  # from_version past the end: the view, then live events only

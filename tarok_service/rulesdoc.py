@@ -11,7 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from .engine.variant import Variant, all_variants
+from .engine.variant import Variant
+from .variants.registry import all_variants
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
 BEGIN = "<!-- generated:tables:begin (python -m tarok_service.rulesdoc) -->"

@@ -16,7 +16,8 @@ from .engine.match import MatchState
 from .engine.moves import Move
 from .engine.outcome import HandResult
 from .engine.state import HandState
-from .engine.variant import Variant, find_variant
+from .engine.variant import Variant
+from .variants.registry import find_variant
 
 
 def choose(moves: Sequence[Move], rng: random.Random, pass_rate: float) -> Move:

@@ -26,7 +26,8 @@ from typing import Any
 from ..engine.cards import Card
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
-from ..engine.variant import Variant, find_variant
+from ..engine.variant import Variant
+from ..variants.registry import find_variant
 from .base import Bot, make_bot
 
 BotFactory = Callable[[int], Bot]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar, NamedTuple, TypeVar
+from typing import ClassVar, NamedTuple
 
 from . import moves as m
 from .cards import Card, Deck
@@ -207,29 +207,3 @@ class Variant(ABC):
     def close(self, match: MatchState) -> MatchState:
         """End-of-match adjustments (e.g. radelci penalties), explained in `settled`."""
         return replace(match, settled=Settlement.of(match.players, []))
-
-
-_REGISTRY: dict[str, Variant] = {}
-_V = TypeVar("_V", bound=Variant)
-
-
-def register(variant: _V) -> _V:
-    """Add a rule set to the registry; returns it with its own type."""
-    _REGISTRY[variant.id] = variant
-    return variant
-
-
-def find_variant(variant_id: str) -> Variant:
-    """The registered variant with this id; KeyError names the known ids."""
-    from .. import variants  # noqa: F401  (registers every rule set)
-
-    try:
-        return _REGISTRY[variant_id]
-    except KeyError:
-        raise KeyError(f"unknown variant {variant_id!r}; known: {sorted(_REGISTRY)}") from None
-
-
-def all_variants() -> list[Variant]:
-    from .. import variants  # noqa: F401
-
-    return list(_REGISTRY.values())

@@ -13,8 +13,9 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ..engine.options import OptionError
-from ..engine.variant import Variant, all_variants, find_variant
+from ..engine.variant import Variant
 from ..store import DuplicateRequest, EventStore, VersionConflict
+from ..variants.registry import all_variants, find_variant
 from . import codec, commands, drive, events, fanout, lobby, logs, moves, rematch, seats, tables
 from . import errors as e
 from .config import ServerConfig

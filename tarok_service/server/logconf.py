@@ -46,7 +46,7 @@ def add_request_context(
 @cache
 def card_codes() -> frozenset[str]:
     """Every card code of every variant and player count."""
-    from ..engine.variant import all_variants
+    from ..variants.registry import all_variants
 
     codes: set[str] = set()
     for variant in all_variants():

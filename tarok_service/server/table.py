@@ -17,7 +17,8 @@ from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.state import HandState
-from ..engine.variant import Variant, find_variant
+from ..engine.variant import Variant
+from ..variants.registry import find_variant
 from . import checkpoint, codec, events, recorded
 from . import errors as e
 

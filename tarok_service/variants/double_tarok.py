@@ -18,10 +18,11 @@ from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult, ScoreLine
 from ..engine.state import HandState, evolve, replace_at, without
-from ..engine.variant import BonusInfo, register
+from ..engine.variant import BonusInfo
 from ..engine.view import Fact
 from . import double_tarok_data as dd
 from . import double_tarok_scoring as scoring
+from .registry import register
 from .slovenian import Slovenian
 from .slovenian_state import PICK, SlovenianState, is_mond, is_pagat
 

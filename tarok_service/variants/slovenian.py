@@ -18,10 +18,11 @@ from ..engine.radelci import close as radelci_close
 from ..engine.radelci import settle as radelci_settle
 from ..engine.state import REDEAL, HandState, Trick, evolve, replace_at
 from ..engine.trickplay import TrickPlay, start_tricks
-from ..engine.variant import BonusInfo, ContractInfo, Variant, register
+from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, View
 from . import slovenian_data as d
 from . import slovenian_scoring as scoring
+from .registry import register
 from .slovenian_exchange import CallAndExchange
 from .slovenian_state import (
     ANNOUNCE,

@@ -35,10 +35,11 @@ from ..engine.options import OptionSpec, Rules
 from ..engine.outcome import HandResult
 from ..engine.state import SCORED, HandState, Trick, evolve, replace_at, without
 from ..engine.trickplay import PLAY, TrickPlay, start_tricks
-from ..engine.variant import BonusInfo, ContractInfo, Variant, register
+from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, PublicCards, View, seat_view
 from . import bolognese_scoring as scoring
 from .bolognese_combinations import SET_VALUES, Combinations, find, sequence_value
+from .registry import register
 
 DISCARD, DECLARE, MATTO = "discard", "declare", "matto"
 PASS, GIVE = "pass", "give"

@@ -16,11 +16,12 @@ from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.state import REDEAL, HandState, Trick, evolve, replace_at
 from ..engine.trickplay import TrickPlay, start_tricks
-from ..engine.variant import BonusInfo, ContractInfo, Variant, register
+from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, View
 from . import taroky_data as d
 from . import taroky_scoring as scoring
 from . import taroky_talon as talon
+from .registry import register
 from .taroky_declarations import declarations
 from .taroky_state import (
     BIDDING,

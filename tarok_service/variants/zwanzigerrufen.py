@@ -16,11 +16,12 @@ from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.state import REDEAL, HandState, Trick, evolve
 from ..engine.trickplay import TrickPlay
-from ..engine.variant import BonusInfo, ContractInfo, Variant, register
+from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import View
 from . import zwanzigerrufen_auction as auction
 from . import zwanzigerrufen_data as d
 from . import zwanzigerrufen_scoring as scoring
+from .registry import register
 from .zwanzigerrufen_state import AUCTION, ZwanzigerState, st
 from .zwanzigerrufen_view import build_view
 

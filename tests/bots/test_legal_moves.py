@@ -10,8 +10,9 @@ import pytest
 from tarok_service.bots import BOT_NAMES, Bot, make_bot
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import Rules
-from tarok_service.engine.variant import Variant, all_variants
+from tarok_service.engine.variant import Variant
 from tarok_service.engine.view import View
+from tarok_service.variants.registry import all_variants
 
 TABLES = [(v.id, n) for v in all_variants() for n in v.player_counts]
 FAST_PIMC = {"budget": 0.002, "max_samples": 2}

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from tarok_service import rulesdoc
-from tarok_service.engine.variant import all_variants
+from tarok_service.variants.registry import all_variants
 
 ROOT = Path(__file__).resolve().parents[2]
 

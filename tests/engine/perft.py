@@ -20,7 +20,8 @@ from pathlib import Path
 
 from tarok_service.engine.moves import Move
 from tarok_service.engine.state import HandState
-from tarok_service.engine.variant import Variant, all_variants
+from tarok_service.engine.variant import Variant
+from tarok_service.variants.registry import all_variants
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "perft"
 DEPTHS = {"auction": (1, 2, 3, 4, 5), "play": (1, 2, 3, 4, 5)}

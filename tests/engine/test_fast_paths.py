@@ -18,8 +18,9 @@ from tarok_service.engine.cards import MOND, PAGAT, SKIS, TAROK, Card, tarok54
 from tarok_service.engine.moves import HAND_FINISHED, IllegalMove, Move
 from tarok_service.engine.state import REDEAL, TRICKS, HandState, evolve, without
 from tarok_service.engine.trickplay import TrickPlay, play_moves
-from tarok_service.engine.variant import Variant, all_variants, find_variant
+from tarok_service.engine.variant import Variant
 from tarok_service.selfplay import choose
+from tarok_service.variants.registry import all_variants, find_variant
 from tarok_service.variants.slovenian import SLOVENIAN, Slovenian
 
 CONFIGS = sorted((v.id, n) for v in all_variants() for n in v.player_counts)

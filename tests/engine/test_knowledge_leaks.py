@@ -10,8 +10,9 @@ import pytest
 
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import HandState, evolve
-from tarok_service.engine.variant import Variant, all_variants
+from tarok_service.engine.variant import Variant
 from tarok_service.engine.view import Fact
+from tarok_service.variants.registry import all_variants
 from tarok_service.variants.slovenian import Slovenian
 from tarok_service.variants.slovenian_state import st
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tarok_service.engine.variant import all_variants, find_variant
+from tarok_service.variants.registry import all_variants, find_variant
 
 from .perft import load, perft
 

@@ -27,7 +27,8 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.options import OptionError, OptionValue, Rules
 from tarok_service.engine.state import HandState
-from tarok_service.engine.variant import Variant, find_variant
+from tarok_service.engine.variant import Variant
+from tarok_service.variants.registry import find_variant
 
 from .knowledge import Knowledge, check_move_made, check_viewer
 

@@ -21,10 +21,10 @@ from pathlib import Path
 from google.protobuf.duration_pb2 import Duration
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
-from tarok_service.engine.variant import find_variant
 from tarok_service.selfplay import choose
 from tarok_service.server import commands, events
 from tarok_service.server.table import PLAYING, TableState, fold
+from tarok_service.variants.registry import find_variant
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"
 FORMAT = "schema2"  # full type names with versions; HandScored and TableClosed version 2

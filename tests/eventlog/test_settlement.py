@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from tarok_service.engine.match import MatchState, Settlement
 from tarok_service.engine.outcome import HandResult
-from tarok_service.engine.variant import find_variant
 from tarok_service.selfplay import choose
+from tarok_service.variants.registry import find_variant
 
 COMBOS = [
     ("slovenian", 3, {}),

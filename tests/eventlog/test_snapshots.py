@@ -12,7 +12,6 @@ import pytest
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from tarok_service.engine.variant import find_variant
 from tarok_service.selfplay import choose
 from tarok_service.server import cache as cache_module
 from tarok_service.server import checkpoint, commands, events
@@ -20,6 +19,7 @@ from tarok_service.server import errors as e
 from tarok_service.server.cache import TableCache, apply_stored
 from tarok_service.server.table import FINISHED, PLAYING, TableState, fold
 from tarok_service.store import NewEvent, SqliteEventStore, StoredEvent
+from tarok_service.variants.registry import find_variant
 
 
 class CountingStore(SqliteEventStore):

@@ -14,12 +14,13 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 
 from tarok_service.engine.outcome import HandResult, ScoreLine
 from tarok_service.engine.state import HandState
-from tarok_service.engine.variant import Variant, all_variants, find_variant
+from tarok_service.engine.variant import Variant
 from tarok_service.server import errors as e
 from tarok_service.server import events
 from tarok_service.server.cache import apply_stored
 from tarok_service.server.table import FINISHED, TableState
 from tarok_service.store import StoredEvent
+from tarok_service.variants.registry import all_variants, find_variant
 
 from .freeze import SPECS, Spec, play
 from .frozen import FrozenLog, from_dict, load, log_id, paths

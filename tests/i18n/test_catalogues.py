@@ -9,10 +9,11 @@ import pytest
 
 from tarok_service.engine.moves import Move
 from tarok_service.engine.state import HandState
-from tarok_service.engine.variant import Variant, all_variants
+from tarok_service.engine.variant import Variant
 from tarok_service.server import i18n, render
 from tarok_service.server.i18n import LOCALES, Labels, negotiate
 from tarok_service.variants import vocabulary as v
+from tarok_service.variants.registry import all_variants
 
 VARIANTS = sorted(all_variants(), key=lambda x: x.id)
 HOME = {

@@ -12,8 +12,8 @@ from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import views_pb2
 
 from tarok_service.engine.outcome import HandResult
-from tarok_service.engine.variant import find_variant
 from tarok_service.engine.view import Fact
+from tarok_service.variants.registry import find_variant
 from tests.service.harness import ServerThread, config, create, seat_all
 
 Policy = Callable[[list[str]], str | None]  # preferred move among the legal ids, or None

@@ -13,7 +13,7 @@ from tarok_client.tournaments import Tournaments
 from tarok_openspiel.agent import OpenSpielBrain, RemoteOpenSpielBot
 
 from tarok_service.bots import make_bot
-from tarok_service.engine.variant import find_variant
+from tarok_service.variants.registry import find_variant
 
 from ..service.harness import ServerThread
 from ..tournament.helpers import ORGANISER_KEY, start_runner, tour_config, wait_finished

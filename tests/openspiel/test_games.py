@@ -12,7 +12,7 @@ from tarok_openspiel.game import TarokGame, TarokState
 
 from tarok_service.engine.cards import Card
 from tarok_service.engine.state import HandState
-from tarok_service.engine.variant import find_variant
+from tarok_service.variants.registry import find_variant
 
 CONFIGS = [
     "python_tarok_slovenian",

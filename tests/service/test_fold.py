@@ -8,12 +8,12 @@ import random
 import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from tarok_service.engine.variant import all_variants
 from tarok_service.server.app import TarokApp
 from tarok_service.server.cache import apply_stored
 from tarok_service.server.config import ServerConfig
 from tarok_service.server.table import fold
 from tarok_service.store import StoredEvent, open_store
+from tarok_service.variants.registry import all_variants
 
 CASES = [(v.id, n) for v in all_variants() for n in v.player_counts]
 

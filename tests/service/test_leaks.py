@@ -26,7 +26,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from tarok_service.engine.cards import Deck
 from tarok_service.engine.moves import Move
-from tarok_service.engine.variant import all_variants, find_variant
+from tarok_service.variants.registry import all_variants, find_variant
 
 from ..engine.knowledge import Knowledge, mentioned
 from .harness import PLAYING, ServerThread, choose, new_table, reason_of, view

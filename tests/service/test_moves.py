@@ -9,7 +9,7 @@ from tarok_proto.tarok.v1 import moves_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
-from tarok_service.engine.variant import find_variant
+from tarok_service.variants.registry import find_variant
 
 from .harness import (
     FINISHED,

@@ -7,12 +7,12 @@ import pytest
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from tarok_service.bots import make_bot
-from tarok_service.engine.variant import all_variants
 from tarok_service.server import commands
 from tarok_service.server.commands import secure_shuffle
 from tarok_service.server.table import FINISHED
 from tarok_service.server.tournaments.games import creation_batch, play_run
 from tarok_service.server.tournaments.log import TournamentState, created_state
+from tarok_service.variants.registry import all_variants
 
 CASES = [(v.id, n) for v in all_variants() for n in v.player_counts]
 

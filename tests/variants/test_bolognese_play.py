@@ -8,7 +8,7 @@ from tarok_service.engine import moves as m
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.options import OptionError
 from tarok_service.engine.state import TRICKS
-from tarok_service.engine.variant import find_variant
+from tarok_service.variants.registry import find_variant
 from tarok_service.variants.tarocco_bolognese import DECK, BologneseState
 
 from .bolognese_helpers import (

@@ -13,8 +13,8 @@ from tarok_service.engine.cards import KING, Card
 from tarok_service.engine.counting import in_threes
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import REDEAL, TRICKS
-from tarok_service.engine.variant import find_variant
 from tarok_service.variants.double_tarok import DoubleState
+from tarok_service.variants.registry import find_variant
 
 from .double_tarok_helpers import (
     DECK,

@@ -18,8 +18,9 @@ from tarok_service.engine.cards import Card, Deck
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import OptionValue, Rules
 from tarok_service.engine.state import HandState
-from tarok_service.engine.variant import Variant, find_variant
+from tarok_service.engine.variant import Variant
 from tarok_service.engine.view import View
+from tarok_service.variants.registry import find_variant
 
 from .actions import ActionSpace
 from .observe import Tensors, view_string

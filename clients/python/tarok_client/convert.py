@@ -17,8 +17,9 @@ from tarok_service.engine.cards import Card, Deck
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import Rules
 from tarok_service.engine.state import Trick
-from tarok_service.engine.variant import Variant, find_variant
+from tarok_service.engine.variant import Variant
 from tarok_service.engine.view import Fact, PublicCards, View
+from tarok_service.variants.registry import find_variant
 
 
 @lru_cache(maxsize=64)

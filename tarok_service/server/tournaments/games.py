@@ -16,9 +16,9 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ...bots import Bot
 from ...engine.moves import IllegalMove
-from ...engine.variant import find_variant
 from ...store import VersionConflict
 from ...tournament import Game, deal_orders
+from ...variants.registry import find_variant
 from .. import commands, events
 from ..commands import Batch, Shuffler
 from ..context import Context

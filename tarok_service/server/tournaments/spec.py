@@ -6,8 +6,8 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ...bots import BOT_NAMES
 from ...engine.options import OptionError
-from ...engine.variant import find_variant
 from ...tournament.brains import entrant_bot
+from ...variants.registry import find_variant
 from .. import errors as e
 from .log import schedule_of
 
