@@ -2,6 +2,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
+TS := clients/typescript
+TS_DEPS := $(TS)/node_modules/.package-lock.json
 
 .PHONY: install run test lint proto proto-check bench selfplay clean
 
@@ -13,21 +15,26 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The TypeScript client's packages, exactly as its lockfile says (protoc-gen-es for `make proto`).
+$(TS_DEPS): $(TS)/package-lock.json
+	cd $(TS) && npm ci --no-audit --no-fund
+
 run: install
 	$(VENV)/bin/tarok serve --store sqlite:///tarok.db --port 50051
 
-test: install
+test: install $(TS_DEPS)
 	$(VENV)/bin/pytest
+	cd $(TS) && npm test
 
 lint: install
 	$(VENV)/bin/ruff check tarok_service clients tests bench
 	$(VENV)/bin/mypy tarok_service
 	$(VENV)/bin/buf lint
 
-proto: install
+proto: install $(TS_DEPS)
 	$(PY) -m tarok_service.protogen
 
-proto-check: install
+proto-check: install $(TS_DEPS)
 	$(PY) -m tarok_service.protogen --check
 
 bench: install
