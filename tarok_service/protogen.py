@@ -1,4 +1,4 @@
-"""Generate the Python protobuf/gRPC modules and .pyi stubs from protos/ (one command).
+"""Generate the Python and TypeScript protocol code and docs/api.md from protos/ (one command).
 
     python -m tarok_service.protogen          # regenerate the generated code
     python -m tarok_service.protogen --check  # fail if the committed copies are stale
@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import protogen_ts
+from . import apidoc, protogen_ts
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "protos"
@@ -98,6 +98,8 @@ def write(target: Path, files: dict[str, str]) -> None:
 def stale_files() -> list[str]:
     """Paths whose committed content differs from freshly generated output."""
     problems: list[str] = []
+    if apidoc.stale():
+        problems.append(str(apidoc.TARGET.relative_to(ROOT)))
     if protogen_ts.available():
         problems += protogen_ts.stale_files(protogen_ts.generate())
     else:
@@ -132,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"generated {target.relative_to(ROOT)}")
     protogen_ts.write(protogen_ts.generate())
     print(f"generated {protogen_ts.TARGET.relative_to(ROOT)}")
+    apidoc.write()
+    print(f"generated {apidoc.TARGET.relative_to(ROOT)}")
     return 0
 
 

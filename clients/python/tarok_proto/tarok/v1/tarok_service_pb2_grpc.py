@@ -101,6 +101,11 @@ class TarokServiceServicer:
 
     def CreateTable(self, request, context):
         """Create a table for a match of N hands.
+        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set (`variant`).
+        Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
+        Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
+        Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
+        Error: INVALID_ARGUMENT INVALID_FIELD - `hands` out of range (metadata `field`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -108,6 +113,11 @@ class TarokServiceServicer:
 
     def JoinTable(self, request, context):
         """Take a seat (or watch as a spectator) and get a token for the other calls.
+        Error: NOT_FOUND TABLE_NOT_FOUND - no table with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
+        Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
+        Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+        Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -115,6 +125,9 @@ class TarokServiceServicer:
 
     def GetTableView(self, request, context):
         """The table as the token's seat sees it now.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -122,6 +135,17 @@ class TarokServiceServicer:
 
     def SubmitMove(self, request, context):
         """Make a move for the token's seat.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
+        Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
+        Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
+        Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+        Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+        Error: FAILED_PRECONDITION ILLEGAL_MOVE - not a legal move now (MUST_FOLLOW_SUIT, BID_TOO_LOW and
+        other reasons name the rule broken; metadata `move`).
+        Error: ABORTED STALE_VERSION - `expected_version` is not the table's version.
+        Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -129,6 +153,10 @@ class TarokServiceServicer:
 
     def WatchTable(self, request, context):
         """A full view, then every event the viewer may see, live, with heartbeats.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
+        Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -136,6 +164,9 @@ class TarokServiceServicer:
 
     def GetTableLog(self, request, context):
         """The table's log: filtered for the viewer during play, complete once finished.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

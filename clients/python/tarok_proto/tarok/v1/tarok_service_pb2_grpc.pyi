@@ -41,17 +41,54 @@ class TarokServiceStub:
     ListVariants: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.ListVariantsRequest, _tarok_service_pb2.ListVariantsResponse]
     """The rule sets this server hosts."""
     CreateTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.CreateTableRequest, _tarok_service_pb2.CreateTableResponse]
-    """Create a table for a match of N hands."""
+    """Create a table for a match of N hands.
+    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set (`variant`).
+    Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
+    Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
+    Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
+    Error: INVALID_ARGUMENT INVALID_FIELD - `hands` out of range (metadata `field`).
+    """
     JoinTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.JoinTableRequest, _tarok_service_pb2.JoinTableResponse]
-    """Take a seat (or watch as a spectator) and get a token for the other calls."""
+    """Take a seat (or watch as a spectator) and get a token for the other calls.
+    Error: NOT_FOUND TABLE_NOT_FOUND - no table with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
+    Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
+    Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+    Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+    """
     GetTableView: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableViewRequest, _tarok_service_pb2.GetTableViewResponse]
-    """The table as the token's seat sees it now."""
+    """The table as the token's seat sees it now.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+    """
     SubmitMove: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.SubmitMoveRequest, _tarok_service_pb2.SubmitMoveResponse]
-    """Make a move for the token's seat."""
+    """Make a move for the token's seat.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
+    Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
+    Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
+    Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+    Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+    Error: FAILED_PRECONDITION ILLEGAL_MOVE - not a legal move now (MUST_FOLLOW_SUIT, BID_TOO_LOW and
+    other reasons name the rule broken; metadata `move`).
+    Error: ABORTED STALE_VERSION - `expected_version` is not the table's version.
+    Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+    """
     WatchTable: _grpc.UnaryStreamMultiCallable[_tarok_service_pb2.WatchTableRequest, _tarok_service_pb2.WatchTableResponse]
-    """A full view, then every event the viewer may see, live, with heartbeats."""
+    """A full view, then every event the viewer may see, live, with heartbeats.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
+    Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
+    """
     GetTableLog: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableLogRequest, _tarok_service_pb2.GetTableLogResponse]
-    """The table's log: filtered for the viewer during play, complete once finished."""
+    """The table's log: filtered for the viewer during play, complete once finished.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+    """
 
 @_typing.type_check_only
 class TarokServiceAsyncStub(TarokServiceStub):
@@ -66,17 +103,54 @@ class TarokServiceAsyncStub(TarokServiceStub):
     ListVariants: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.ListVariantsRequest, _tarok_service_pb2.ListVariantsResponse]  # type: ignore[assignment]
     """The rule sets this server hosts."""
     CreateTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.CreateTableRequest, _tarok_service_pb2.CreateTableResponse]  # type: ignore[assignment]
-    """Create a table for a match of N hands."""
+    """Create a table for a match of N hands.
+    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set (`variant`).
+    Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
+    Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
+    Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
+    Error: INVALID_ARGUMENT INVALID_FIELD - `hands` out of range (metadata `field`).
+    """
     JoinTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.JoinTableRequest, _tarok_service_pb2.JoinTableResponse]  # type: ignore[assignment]
-    """Take a seat (or watch as a spectator) and get a token for the other calls."""
+    """Take a seat (or watch as a spectator) and get a token for the other calls.
+    Error: NOT_FOUND TABLE_NOT_FOUND - no table with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
+    Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
+    Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+    Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+    """
     GetTableView: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableViewRequest, _tarok_service_pb2.GetTableViewResponse]  # type: ignore[assignment]
-    """The table as the token's seat sees it now."""
+    """The table as the token's seat sees it now.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+    """
     SubmitMove: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.SubmitMoveRequest, _tarok_service_pb2.SubmitMoveResponse]  # type: ignore[assignment]
-    """Make a move for the token's seat."""
+    """Make a move for the token's seat.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
+    Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
+    Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
+    Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+    Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+    Error: FAILED_PRECONDITION ILLEGAL_MOVE - not a legal move now (MUST_FOLLOW_SUIT, BID_TOO_LOW and
+    other reasons name the rule broken; metadata `move`).
+    Error: ABORTED STALE_VERSION - `expected_version` is not the table's version.
+    Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+    """
     WatchTable: _aio.UnaryStreamMultiCallable[_tarok_service_pb2.WatchTableRequest, _tarok_service_pb2.WatchTableResponse]  # type: ignore[assignment]
-    """A full view, then every event the viewer may see, live, with heartbeats."""
+    """A full view, then every event the viewer may see, live, with heartbeats.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
+    Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
+    """
     GetTableLog: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableLogRequest, _tarok_service_pb2.GetTableLogResponse]  # type: ignore[assignment]
-    """The table's log: filtered for the viewer during play, complete once finished."""
+    """The table's log: filtered for the viewer during play, complete once finished.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+    """
 
 class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
     """The tarok game server: rules-authoritative tables played over gRPC.
@@ -106,7 +180,13 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.CreateTableRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.CreateTableResponse, _abc.Awaitable[_tarok_service_pb2.CreateTableResponse]]:
-        """Create a table for a match of N hands."""
+        """Create a table for a match of N hands.
+        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set (`variant`).
+        Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
+        Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
+        Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
+        Error: INVALID_ARGUMENT INVALID_FIELD - `hands` out of range (metadata `field`).
+        """
 
     @_abc_1.abstractmethod
     def JoinTable(
@@ -114,7 +194,13 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.JoinTableRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.JoinTableResponse, _abc.Awaitable[_tarok_service_pb2.JoinTableResponse]]:
-        """Take a seat (or watch as a spectator) and get a token for the other calls."""
+        """Take a seat (or watch as a spectator) and get a token for the other calls.
+        Error: NOT_FOUND TABLE_NOT_FOUND - no table with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
+        Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
+        Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+        Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+        """
 
     @_abc_1.abstractmethod
     def GetTableView(
@@ -122,7 +208,11 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.GetTableViewRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.GetTableViewResponse, _abc.Awaitable[_tarok_service_pb2.GetTableViewResponse]]:
-        """The table as the token's seat sees it now."""
+        """The table as the token's seat sees it now.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+        """
 
     @_abc_1.abstractmethod
     def SubmitMove(
@@ -130,7 +220,19 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.SubmitMoveRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.SubmitMoveResponse, _abc.Awaitable[_tarok_service_pb2.SubmitMoveResponse]]:
-        """Make a move for the token's seat."""
+        """Make a move for the token's seat.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
+        Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
+        Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
+        Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+        Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+        Error: FAILED_PRECONDITION ILLEGAL_MOVE - not a legal move now (MUST_FOLLOW_SUIT, BID_TOO_LOW and
+        other reasons name the rule broken; metadata `move`).
+        Error: ABORTED STALE_VERSION - `expected_version` is not the table's version.
+        Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+        """
 
     @_abc_1.abstractmethod
     def WatchTable(
@@ -138,7 +240,12 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.WatchTableRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_tarok_service_pb2.WatchTableResponse], _abc.AsyncIterator[_tarok_service_pb2.WatchTableResponse]]:
-        """A full view, then every event the viewer may see, live, with heartbeats."""
+        """A full view, then every event the viewer may see, live, with heartbeats.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
+        Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
+        """
 
     @_abc_1.abstractmethod
     def GetTableLog(
@@ -146,6 +253,10 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.GetTableLogRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.GetTableLogResponse, _abc.Awaitable[_tarok_service_pb2.GetTableLogResponse]]:
-        """The table's log: filtered for the viewer during play, complete once finished."""
+        """The table's log: filtered for the viewer during play, complete once finished.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+        """
 
 def add_TarokServiceServicer_to_server(servicer: TarokServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -417,6 +417,10 @@ export const GetRatingsResponseSchema: GenMessage<GetRatingsResponse> = /*@__PUR
 export const TournamentService: GenService<{
   /**
    * Create a tournament; remote entrants get their tokens here.
+   * Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set.
+   * Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
+   * Error: INVALID_ARGUMENT BAD_OPTION - an unknown table option or a value it does not allow.
+   * Error: INVALID_ARGUMENT INVALID_FIELD - entrants, deals, bots or limits out of range.
    *
    * @generated from rpc tarok.v1.TournamentService.CreateTournament
    */
@@ -427,6 +431,7 @@ export const TournamentService: GenService<{
   },
   /**
    * Progress and standings.
+   * Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
    *
    * @generated from rpc tarok.v1.TournamentService.GetTournament
    */
@@ -437,6 +442,7 @@ export const TournamentService: GenService<{
   },
   /**
    * Progress and standings after every change, until the tournament has finished.
+   * Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
    *
    * @generated from rpc tarok.v1.TournamentService.WatchTournament
    */
@@ -447,6 +453,7 @@ export const TournamentService: GenService<{
   },
   /**
    * The results as JSON: standings and every table id (with a spectator token for its log).
+   * Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
    *
    * @generated from rpc tarok.v1.TournamentService.ExportTournament
    */
@@ -457,6 +464,9 @@ export const TournamentService: GenService<{
   },
   /**
    * Where the bot holding these tokens must move next, across all its tables.
+   * Error: UNAUTHENTICATED BAD_TOKEN - a token is not one this server signed.
+   * Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token has no turns.
+   * Error: INVALID_ARGUMENT INVALID_FIELD - no tokens, or too many.
    *
    * @generated from rpc tarok.v1.TournamentService.StreamMyTurns
    */
@@ -467,6 +477,7 @@ export const TournamentService: GenService<{
   },
   /**
    * A variant's ratings, kept across tournaments.
+   * Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given.
    *
    * @generated from rpc tarok.v1.TournamentService.GetRatings
    */
