@@ -20,7 +20,9 @@ $(TS_DEPS): $(TS)/package-lock.json
 	cd $(TS) && npm ci --no-audit --no-fund
 
 run: install
-	$(VENV)/bin/tarok serve --store sqlite:///tarok.db --port 50051
+	$(VENV)/bin/tarok serve --store sqlite:///tarok.db --port 50051 --http-port 8080 \
+		--cors-origin http://localhost:5173 --cors-origin http://127.0.0.1:5173 \
+		--cors-origin http://localhost:8080 --cors-origin http://127.0.0.1:8080
 
 test: install $(TS_DEPS)
 	$(VENV)/bin/pytest

@@ -33,6 +33,10 @@ class ServerConfig:
     log_format: str = "console"  # "json" (production) or "console" (development)
     drain_seconds: float = 0.0  # on SIGTERM: report NOT_SERVING this long before stopping
     grace_seconds: float = 10.0  # then: time in-flight calls get to finish
+    http_port: int | None = None  # Connect / gRPC-Web / gRPC over HTTP; None = off, 0 = any
+    http_host: str = "[::]"
+    cors_origins: tuple[str, ...] = ()  # origins browsers may call from ("*": any)
+    static_dir: str | None = None  # files served on the HTTP port (the web frontend)
 
 
 def resolve_secret(given: str | None, environ: dict[str, str] | None = None) -> bytes:

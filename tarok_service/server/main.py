@@ -14,16 +14,18 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..store import EventStore, open_store
 from .app import TarokApp
 from .config import ServerConfig
+from .http import HttpServer, build_app, record
 from .interceptors import interceptors
 from .logconf import configure_logging
 from .metrics import MetricsHttp
 from .servicer import TarokServicer
 from .tournaments import SERVICE_NAME as TOURNAMENT_SERVICE
-from .tournaments import add_tournaments, start_tournaments, stop_tournaments
+from .tournaments import TournamentServicer, add_tournaments, start_tournaments, stop_tournaments
 
 __all__ = ["configure_logging", "create_server", "serve", "shutdown"]
 log = structlog.get_logger("tarok.server")
@@ -39,6 +41,7 @@ class Running:
     app: TarokApp
     health: Any  # grpc_health.v1.health.aio.HealthServicer
     metrics_http: MetricsHttp | None
+    http: HttpServer | None = None  # the Connect / gRPC-Web / gRPC HTTP port, when enabled
 
 
 _RUNNING: weakref.WeakKeyDictionary[grpc.aio.Server, Running] = weakref.WeakKeyDictionary()
@@ -60,16 +63,18 @@ async def create_server(
     store = store or open_store(config.store_url)
     await store.open()
     app = TarokApp(store, config)
+    hooks = interceptors(app.ctx)
     server = grpc.aio.server(
-        interceptors=interceptors(app.ctx),
+        interceptors=hooks,
         options=[
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", 64 << 20),
             ("grpc.so_reuseport", 0),
         ],
     )
-    svc_grpc.add_TarokServiceServicer_to_server(TarokServicer(app), server)
-    add_tournaments(server, app.ctx)
+    servicer = TarokServicer(app)
+    svc_grpc.add_TarokServiceServicer_to_server(servicer, server)
+    tournaments = add_tournaments(server, app.ctx)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
@@ -81,11 +86,25 @@ async def create_server(
     metrics_http = None
     if config.metrics_port:
         metrics_http = MetricsHttp(app.ctx.metrics, config.metrics_port, config.metrics_host)
+    http = None
+    if config.http_port is not None:
+        handlers = record(
+            [
+                (svc_grpc.add_TarokServiceServicer_to_server, servicer),
+                (ts_grpc.add_TournamentServiceServicer_to_server, TournamentServicer(tournaments)),
+            ]
+        )
+        http_app = build_app(
+            handlers, hooks, config.cors_origins, config.static_dir, config.max_message_bytes
+        )
+        http = HttpServer(http_app, config.http_host, config.http_port, config.grace_seconds)
     await server.start()
+    if http is not None:
+        http.start()
     start_tournaments(server)
     if owned:
         _OWNED_STORES[server] = store
-    _RUNNING[server] = Running(app, health_servicer, metrics_http)
+    _RUNNING[server] = Running(app, health_servicer, metrics_http, http)
     return server, port
 
 
@@ -100,6 +119,8 @@ async def shutdown(server: grpc.aio.Server, grace: float | None = None) -> None:
         await state.health.enter_graceful_shutdown()
         state.app.ctx.begin_shutdown()
     await stop_tournaments(server)
+    if state is not None and state.http is not None:
+        await state.http.stop()
     await server.stop(grace)
     if state is not None and state.metrics_http is not None:
         state.metrics_http.close()
@@ -125,6 +146,8 @@ async def serve(config: ServerConfig) -> None:
     state = running(server)
     if state.metrics_http is not None:
         log.info("metrics endpoint", port=state.metrics_http.port)
+    if state.http is not None:
+        print(f"tarok: HTTP (Connect, gRPC-Web, gRPC) on {host}:{state.http.port}", flush=True)
     await stop.wait()
     log.info("shutting down: health NOT_SERVING", drain_seconds=config.drain_seconds)
     await state.health.enter_graceful_shutdown()

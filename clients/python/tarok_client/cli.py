@@ -55,6 +55,27 @@ def _parser() -> argparse.ArgumentParser:
         default=10.0,
         help="on SIGTERM, time calls in flight get to finish",
     )
+    serve.add_argument(
+        "--http-port",
+        type=int,
+        default=None,
+        help="also serve Connect (JSON and binary), gRPC-Web and gRPC over HTTP on this port "
+        "(browsers; 0 picks a free port; default: off)",
+    )
+    serve.add_argument("--http-host", default="[::]", help="address of the HTTP port")
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="an origin browsers may call the HTTP port from (repeatable; '*' for any; "
+        "default: none, same-origin pages only)",
+    )
+    serve.add_argument(
+        "--static-dir",
+        default=None,
+        help="serve these files on the HTTP port (default: clients/web/dist if it exists)",
+    )
     demo = sub.add_parser("demo", help="play a table of bots over gRPC")
     demo.add_argument(
         "--server", default=None, help="host:port of a running server (default: start a local one)"
@@ -102,6 +123,7 @@ def _serve(args: argparse.Namespace) -> int:
     import asyncio
 
     from tarok_service.server.config import ServerConfig, resolve_secret
+    from tarok_service.server.http import static_dir_default
     from tarok_service.server.main import configure_logging, serve
 
     configure_logging(args.log_format)
@@ -116,6 +138,10 @@ def _serve(args: argparse.Namespace) -> int:
         log_format=args.log_format,
         drain_seconds=args.drain_seconds,
         grace_seconds=args.grace_seconds,
+        http_port=args.http_port,
+        http_host=args.http_host,
+        cors_origins=tuple(args.cors_origin),
+        static_dir=static_dir_default(args.static_dir),
     )
     asyncio.run(serve(config))
     return 0
