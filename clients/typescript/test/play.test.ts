@@ -29,6 +29,34 @@ async function checkFinished(seats: TarokSeat[], hands: number, moves: number): 
   assert.deepEqual(versions, versions.map((_, i) => BigInt(i + 1)), "log versions are 1..n");
 }
 
+describe("a table over each protocol of the HTTP port", () => {
+  const home = new ServerHome();
+  let server: Server;
+
+  before(async () => {
+    server = await home.start();
+  });
+
+  after(async () => {
+    await server.stop();
+    home.remove();
+  });
+
+  for (const protocol of ["connect", "grpc-web"] as const) {
+    for (const binary of [true, false]) {
+      test(`${protocol} (${binary ? "binary" : "JSON"})`, async () => {
+        const client = connect(server.httpUrl, { protocol, binary });
+        try {
+          const { seats, moves } = await playTable(client, "slovenian", 4, 1);
+          await checkFinished(seats, 1, moves);
+        } finally {
+          client.close();
+        }
+      });
+    }
+  }
+});
+
 describe("random bots play every variant through the SDK (gRPC)", () => {
   const home = new ServerHome();
   let server: Server;

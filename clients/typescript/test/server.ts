@@ -14,6 +14,8 @@ export interface Server {
   /** Base URL of the gRPC port, e.g. "http://localhost:41234". */
   readonly grpcUrl: string;
   readonly port: number;
+  /** Base URL of the HTTP port (Connect, gRPC-Web), e.g. "http://127.0.0.1:41235". */
+  readonly httpUrl: string;
   stop(): Promise<void>;
 }
 
@@ -24,8 +26,11 @@ export class ServerHome {
   readonly secret = "ts-test-secret-" + Math.random().toString(36).slice(2);
 
   /** Start a server on `port` (0: a free one) over this home's store and secret. */
-  start(port = 0, extra: readonly string[] = []): Promise<Server> {
-    return startServer(["--store", this.store, "--secret", this.secret, "--port", String(port), ...extra]);
+  start(port = 0, httpPort = 0): Promise<Server> {
+    return startServer([
+      ...["--store", this.store, "--secret", this.secret],
+      ...["--port", String(port), "--http-port", String(httpPort)],
+    ]);
   }
 
   remove(): void {
@@ -45,13 +50,19 @@ function startServer(args: readonly string[]): Promise<Server> {
     }, START_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
-      const match = /listening on ([^\s:]+|\[[^\]]+\]):(\d+)/.exec(output);
-      if (match === null) return;
+      const match = /listening on [^\s]+:(\d+)/.exec(output);
+      const http = /HTTP \(Connect, gRPC-Web, gRPC\) on [^\s]+:(\d+)/.exec(output);
+      if (match === null || http === null) return;
       clearTimeout(timer);
       child.stdout?.off("data", onData);
       child.stdout?.resume();
-      const port = Number(match[2]);
-      resolvePromise({ grpcUrl: `http://127.0.0.1:${port}`, port, stop: () => stopChild(child) });
+      const port = Number(match[1]);
+      resolvePromise({
+        grpcUrl: `http://127.0.0.1:${port}`,
+        port,
+        httpUrl: `http://127.0.0.1:${http[1]}`,
+        stop: () => stopChild(child),
+      });
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", (chunk: Buffer) => {
