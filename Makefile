@@ -4,8 +4,10 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 TS := clients/typescript
 TS_DEPS := $(TS)/node_modules/.package-lock.json
+WEB := clients/web
+WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 
-.PHONY: install run test lint proto proto-check bench selfplay clean
+.PHONY: install run test lint proto proto-check bench selfplay clean web
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -19,14 +21,22 @@ install: $(STAMP)
 $(TS_DEPS): $(TS)/package-lock.json
 	cd $(TS) && npm ci --no-audit --no-fund
 
-run: install
+$(WEB_DEPS): $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund
+
+# The reference web table, built into clients/web/dist (served by `tarok serve --http-port`).
+web: $(WEB_DEPS)
+	cd $(WEB) && npm run build
+
+run: install web
 	$(VENV)/bin/tarok serve --store sqlite:///tarok.db --port 50051 --http-port 8080 \
 		--cors-origin http://localhost:5173 --cors-origin http://127.0.0.1:5173 \
 		--cors-origin http://localhost:8080 --cors-origin http://127.0.0.1:8080
 
-test: install $(TS_DEPS)
+test: install $(TS_DEPS) $(WEB_DEPS)
 	$(VENV)/bin/pytest
 	cd $(TS) && npm test
+	cd $(WEB) && npm test
 
 lint: install
 	$(VENV)/bin/ruff check tarok_service clients tests bench

@@ -1,12 +1,23 @@
 // Start and stop a real `tarok serve` (from the repository's virtualenv) for the tests.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
+/** The repository root: the nearest directory above this file with a pyproject.toml. */
+function repositoryRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "pyproject.toml"))) {
+    const parent = resolve(dir, "..");
+    if (parent === dir) throw new Error("no pyproject.toml above the tests");
+    dir = parent;
+  }
+  return dir;
+}
+
+export const ROOT = repositoryRoot();
 const TAROK = process.env.TAROK_BIN ?? join(ROOT, ".venv", "bin", "tarok");
 const START_TIMEOUT_MS = 60_000;
 
@@ -26,10 +37,11 @@ export class ServerHome {
   readonly secret = "ts-test-secret-" + Math.random().toString(36).slice(2);
 
   /** Start a server on `port` (0: a free one) over this home's store and secret. */
-  start(port = 0, httpPort = 0): Promise<Server> {
+  start(port = 0, httpPort = 0, extra: readonly string[] = []): Promise<Server> {
     return startServer([
       ...["--store", this.store, "--secret", this.secret],
       ...["--port", String(port), "--http-port", String(httpPort)],
+      ...extra,
     ]);
   }
 

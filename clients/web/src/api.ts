@@ -1,0 +1,60 @@
+// The connection to the server (Connect protocol on its HTTP port) and the seats this browser holds.
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { TarokClient } from "../../typescript/src/index.js";
+
+/** The server: the page's own origin (tarok serve hosts the page), or `?server=URL`. */
+export function serverUrl(): string {
+  return new URLSearchParams(location.search).get("server") ?? location.origin;
+}
+
+type Listener = (online: boolean) => void;
+const listeners = new Set<Listener>();
+
+/** Be told when the connection drops (false) and when an answer arrives again (true). */
+export function onConnection(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function connectionOk(): void {
+  for (const listener of listeners) listener(true);
+}
+
+export const client = new TarokClient(createConnectTransport({ baseUrl: serverUrl() }), {
+  retryForMs: 10 * 60_000,
+  onRetry: () => {
+    for (const listener of listeners) listener(false);
+  },
+});
+
+/** A seat whose token this browser keeps, to come back to it (reload, lost connection). */
+export interface SavedSeat {
+  readonly tableId: string;
+  readonly token: string;
+  readonly seat: number | undefined;
+  readonly name: string;
+  readonly variant: string;
+  /** A seat this page plays with a random bot. */
+  readonly bot: boolean;
+  readonly savedAt: number;
+}
+
+const KEY = "tarok.seats";
+
+export function savedSeats(): SavedSeat[] {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(KEY) ?? "[]");
+    return Array.isArray(parsed) ? (parsed as SavedSeat[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveSeat(seat: SavedSeat): void {
+  const others = savedSeats().filter((s) => s.token !== seat.token);
+  localStorage.setItem(KEY, JSON.stringify([seat, ...others].slice(0, 100)));
+}
+
+export function forgetTable(tableId: string): void {
+  localStorage.setItem(KEY, JSON.stringify(savedSeats().filter((s) => s.tableId !== tableId)));
+}

@@ -1,0 +1,144 @@
+// The reference table in headless Chromium: create a table with three bots, play a whole hand
+// by clicking legal moves, and check the score on the page against the table's log.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { chromium } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
+import { ROOT, ServerHome } from "../../typescript/test/server.js";
+import type { Server } from "../../typescript/test/server.js";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const ARTIFACTS = join(ROOT, "clients", "web", "test-artifacts");
+const LEGAL = "main button.legal:not([disabled])";
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+// CI (.ci/run) installs Debian's chromium and sets TAROK_REQUIRE_BROWSER=1; elsewhere the test
+// is skipped when there is no browser.
+const missing = !existsSync(CHROMIUM) && process.env.TAROK_REQUIRE_BROWSER !== "1";
+const skip = missing ? `no ${CHROMIUM}: apt-get install chromium` : false;
+
+describe("the web table in Chromium", { skip }, () => {
+  const home = new ServerHome();
+  const profile = mkdtempSync(join(tmpdir(), "tarok-chromium-"));
+  let server: Server;
+  let context: BrowserContext;
+
+  before(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    server = await home.start(0, 0, ["--static-dir", join(ROOT, "clients", "web", "dist")]);
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1100, height: 900 },
+    });
+  });
+
+  after(async () => {
+    await context?.close();
+    await server?.stop();
+    home.remove();
+    rmSync(profile, { recursive: true, force: true });
+  });
+
+  /** A Connect JSON call to the server's HTTP port (what the page itself speaks). */
+  async function call<T>(method: string, body: object): Promise<T> {
+    const response = await fetch(`${server.httpUrl}/tarok.v1.TarokService/${method}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    assert.equal(response.status, 200, await response.clone().text());
+    return (await response.json()) as T;
+  }
+
+  interface LogJson {
+    log: { complete?: boolean; events: { handScored?: { totals: string[] }; tableClosed?: { totals?: string[] } }[] };
+  }
+
+  /** Click random legal moves until the match is over; returns the number of clicks. */
+  async function playToTheEnd(page: Page): Promise<number> {
+    let clicks = 0;
+    let shot = false;
+    for (;;) {
+      await page.waitForFunction(
+        (legal) =>
+          document.querySelector('[data-testid="status"]')?.textContent === "match over" ||
+          document.querySelector(legal) !== null,
+        LEGAL,
+        { timeout: 60_000, polling: 100 },
+      );
+      if ((await page.getByTestId("status").textContent()) === "match over") return clicks;
+      const moves = page.locator(LEGAL);
+      const count = await moves.count();
+      if (count === 0) continue;
+      try {
+        await moves.nth(Math.floor(Math.random() * count)).click({ timeout: 5_000 });
+        clicks++;
+      } catch {
+        continue; // the page re-rendered under the click (a new view arrived): look again
+      }
+      if (!shot && (await page.locator('[data-testid="trick"] figure').count()) >= 2) {
+        await page.screenshot({ path: join(ARTIFACTS, "hand.png"), fullPage: true });
+        shot = true;
+      }
+    }
+  }
+
+  test("a person plays a whole hand against three bots in Chromium", async () => {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (err) => errors.push(String(err)));
+    await page.goto(`${server.httpUrl}/`);
+    await page.getByTestId("create-form").waitFor({ timeout: 30_000 });
+    await page.fill('input[name="name"]', "Ana");
+    await page.selectOption('select[name="variant"]', "slovenian");
+    await page.selectOption('select[name="players"]', "4");
+    await page.fill('input[name="hands"]', "1");
+    await page.selectOption('select[name="bots"]', "3");
+    await page.screenshot({ path: join(ARTIFACTS, "lobby.png"), fullPage: true });
+    await page.getByTestId("create").click();
+    await page.getByTestId("table-id").waitFor({ timeout: 30_000 });
+
+    const clicks = await playToTheEnd(page);
+    assert.ok(clicks > 0, "the person made moves");
+    const tableId = (await page.getByTestId("table-id").textContent()) ?? "";
+    const shown = await Promise.all(
+      [0, 1, 2, 3].map(async (i) => Number(await page.getByTestId(`final-${i}`).textContent())),
+    );
+    await page.getByTestId("score-sheet").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, "score.png"), fullPage: true });
+
+    const { token } = await call<{ token: string }>("JoinTable", { tableId, spectator: true });
+    const { log } = await call<LogJson>("GetTableLog", { token, format: "LOG_FORMAT_PROTO" });
+    assert.ok(log.complete, "the finished table's log is complete");
+    const scored = log.events.flatMap((e) => (e.handScored ? [e.handScored] : []));
+    const closed = log.events.at(-1)?.tableClosed;
+    assert.ok(scored.length >= 1 && closed !== undefined);
+    const logged = [0, 1, 2, 3].map((i) => Number(closed.totals?.[i] ?? "0"));
+    assert.deepEqual(shown, logged, "the page's final score is the log's");
+    for (const [row, hand] of scored.entries()) {
+      const running = await Promise.all(
+        [0, 1, 2, 3].map(async (i) => Number(await page.getByTestId(`running-${row}-${i}`).textContent())),
+      );
+      assert.deepEqual(running, hand.totals.map(Number), `score sheet line ${row + 1}`);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(ARTIFACTS, "phone.png"), fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page fits a phone's width (overflow ${overflow}px)`);
+    assert.deepEqual(errors, []);
+  });
+});
