@@ -14,12 +14,14 @@ import type {
   SubmitMoveResponse,
   WatchTableResponse,
 } from "./gen/tarok/v1/tarok_service_pb.js";
+import { TournamentService } from "./gen/tarok/v1/tournament_service_pb.js";
 import type { VariantInfo } from "./gen/tarok/v1/variants_pb.js";
 import { TableStatus } from "./gen/tarok/v1/views_pb.js";
 import type { TableView } from "./gen/tarok/v1/views_pb.js";
 import { errorInfo, isTransient } from "./errors.js";
 import { newRequestId } from "./ids.js";
 import { backoff, sleep } from "./retry.js";
+import { isDroppedStream, resuming } from "./stream.js";
 
 /** An option value as the server reads it: text, or a number or boolean written as text. */
 export type OptionValue = string | number | boolean;
@@ -80,10 +82,13 @@ export interface ClientOptions {
 export class TarokClient {
   /** The generated Connect-ES client, for calls the SDK does not wrap. */
   readonly raw: Client<typeof TarokService>;
+  /** The generated client of the TournamentService (see `tournamentTurns`). */
+  readonly tournaments: Client<typeof TournamentService>;
   readonly options: Required<Omit<ClientOptions, "onRetry">> & Pick<ClientOptions, "onRetry">;
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.raw = createClient(TarokService, transport);
+    this.tournaments = createClient(TournamentService, transport);
     this.options = {
       timeoutMs: options.timeoutMs ?? 30_000,
       retryForMs: options.retryForMs ?? 60_000,
@@ -203,42 +208,17 @@ export class TarokSeat {
   async *watch(options: WatchOptions = {}): AsyncGenerator<WatchTableResponse> {
     const { idleTimeoutMs, retryForMs, onRetry } = this.client.options;
     let from = options.fromVersion ?? 0n;
-    let failingSince: number | undefined;
-    let finished = false;
-    for (let attempt = 1; ; attempt++) {
-      const idle = new IdleAbort(idleTimeoutMs, options.signal);
-      try {
-        const stream = this.client.raw.watchTable(
-          { token: this.token, fromVersion: from, withViews: options.withViews ?? true },
-          { signal: idle.signal },
-        );
-        for await (const item of stream) {
-          idle.touch();
-          failingSince = undefined;
-          if (item.item.case === "event" && item.item.value.version > from) {
-            from = item.item.value.version;
-          }
-          finished ||= isFinished(item);
-          yield item;
-        }
-        if (finished) return;
-        // The server ended the stream before the table finished (e.g. it is restarting).
-        failingSince ??= Date.now();
-        if (Date.now() - failingSince > retryForMs) {
-          throw new ConnectError("the server keeps ending the watch", Code.Unavailable);
-        }
-        onRetry?.(new ConnectError("watch ended by the server", Code.Unavailable), attempt);
-        await sleep(backoff(attempt), options.signal);
-      } catch (err) {
-        if (options.signal?.aborted) return;
-        const retry = idle.expired || isTransient(err) || isDroppedStream(err);
-        failingSince ??= Date.now();
-        if (!retry || Date.now() - failingSince > retryForMs) throw err;
-        onRetry?.(err, attempt);
-        await sleep(backoff(attempt), options.signal);
-      } finally {
-        idle.dispose();
+    const open = (signal: AbortSignal): AsyncIterable<WatchTableResponse> =>
+      this.client.raw.watchTable(
+        { token: this.token, fromVersion: from, withViews: options.withViews ?? true },
+        { signal },
+      );
+    const resume = { idleTimeoutMs, retryForMs, onRetry, signal: options.signal };
+    for await (const item of resuming(open, isFinished, resume)) {
+      if (item.item.case === "event" && item.item.value.version > from) {
+        from = item.item.value.version;
       }
+      yield item;
     }
   }
 
@@ -275,46 +255,4 @@ function isFinished(item: WatchTableResponse): boolean {
     (kind === "event" && value.body.case === "tableClosed") ||
     (kind === "view" && value.status === TableStatus.FINISHED)
   );
-}
-
-/** A call cut by the network or a server shutting down (not refused by the server): such
- * errors carry no ErrorInfo. */
-function isDroppedStream(err: unknown): boolean {
-  const info = errorInfo(err);
-  const cut = [Code.Internal, Code.Unknown, Code.Canceled].includes(info.code);
-  return cut && info.reason === "";
-}
-
-/** An AbortSignal that fires when nothing has arrived for `ms`, or when `outer` aborts. */
-class IdleAbort {
-  private readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly onOuter = (): void => this.controller.abort();
-  expired = false;
-
-  constructor(
-    private readonly ms: number,
-    private readonly outer: AbortSignal | undefined,
-  ) {
-    outer?.addEventListener("abort", this.onOuter);
-    if (outer?.aborted) this.controller.abort();
-    this.touch();
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  touch(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.expired = true;
-      this.controller.abort();
-    }, this.ms);
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.outer?.removeEventListener("abort", this.onOuter);
-  }
 }

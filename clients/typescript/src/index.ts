@@ -11,11 +11,14 @@ export type {
 export { errorInfo, isTransient } from "./errors.js";
 export type { TarokErrorInfo } from "./errors.js";
 export { newRequestId } from "./ids.js";
+export { playTurn, tournamentTurns } from "./tournaments.js";
 export { Code, ConnectError } from "@connectrpc/connect";
 export * from "./gen/tarok/v1/cards_pb.js";
 export * from "./gen/tarok/v1/events_pb.js";
 export * from "./gen/tarok/v1/moves_pb.js";
 export * from "./gen/tarok/v1/results_pb.js";
 export * from "./gen/tarok/v1/tarok_service_pb.js";
+export * from "./gen/tarok/v1/tournament_service_pb.js";
+export * from "./gen/tarok/v1/tournaments_pb.js";
 export * from "./gen/tarok/v1/variants_pb.js";
 export * from "./gen/tarok/v1/views_pb.js";
