@@ -29,7 +29,8 @@ web: $(WEB_DEPS)
 	cd $(WEB) && npm run build
 
 run: install web
-	$(VENV)/bin/tarok serve --store sqlite:///tarok.db --port 50051 --http-port 8080 \
+	$(VENV)/bin/tarok serve --store sqlite:///tarok.db --port 50051 --secret-file .tarok-secret \
+		--http-port 8080 \
 		--cors-origin http://localhost:5173 --cors-origin http://127.0.0.1:5173 \
 		--cors-origin http://localhost:8080 --cors-origin http://127.0.0.1:8080
 

@@ -14,7 +14,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from ..engine.options import OptionError
 from ..engine.variant import Variant, all_variants, find_variant
 from ..store import DuplicateRequest, EventStore, VersionConflict
-from . import codec, commands, events, logs, moves
+from . import codec, commands, drive, events, lobby, logs, moves, tables
 from . import errors as e
 from .config import ServerConfig
 from .context import Context, request_id
@@ -45,11 +45,14 @@ class TarokApp:
         return self._variants
 
     async def create_table(self, request: svc.CreateTableRequest) -> svc.CreateTableResponse:
-        """Validate and record TableCreated; INVALID_ARGUMENT names the bad field."""
+        """Validate and record TableCreated (and the bots' seats); INVALID_ARGUMENT names the
+        bad field. Public tables are listed in the lobby first; a repeated request id returns
+        the table it created."""
         variant = _variant(request.variant)
         hands = request.hands or 1
         if not 1 <= hands <= self.ctx.config.max_hands:
             raise e.invalid("hands", f"hands must be in 1..{self.ctx.config.max_hands}")
+        rid = request_id(request.request_id)
         try:
             created = commands.table_created(
                 variant, request.players, dict(request.options), hands, _presets(request)
@@ -57,12 +60,28 @@ class TarokApp:
         except OptionError as err:
             raise _option_error(err) from None
         _check_presets(variant, request)
-        table_id = secrets.token_hex(TABLE_ID_BYTES)
-        version = await self.ctx.store.append(
-            table_id, 0, events.encode([created]), self.ctx.clock()
-        )
+        tables.describe(created, request)
+        table_id = tables.table_id(self.ctx, rid) if rid else secrets.token_hex(TABLE_ID_BYTES)
+        now = self.ctx.clock()
+        batch = tables.creation_batch(table_id, created, request, now, self.ctx.shuffle)
+        if not created.private:
+            await lobby.list_table(self.ctx, table_id, variant.id, created.players)
+        if drive.needs_driving(created, len(request.bots)):
+            await drive.record_driven(self.ctx, table_id, variant.id, created.players)
+        try:
+            version = await self.ctx.store.append(
+                table_id, 0, events.encode(batch.payloads, rid), now
+            )
+        except (DuplicateRequest, VersionConflict):
+            if rid is None:
+                raise
+            return await tables.created_before(self.ctx, table_id, rid)
         self.ctx.metrics.table_created(variant.id)
+        self.ctx.metrics.appended(variant.id, batch.payloads[1:])
         return svc.CreateTableResponse(table_id=table_id, version=version)
+
+    async def list_tables(self, request: svc.ListTablesRequest) -> svc.ListTablesResponse:
+        return await lobby.list_tables(self.ctx, request)
 
     async def join_table(self, request: svc.JoinTableRequest) -> svc.JoinTableResponse:
         """Take a seat (or the first free one), or a spectator token."""
@@ -82,6 +101,7 @@ class TarokApp:
             batch = commands.seat_player(
                 table, seat, name or f"Player {seat + 1}", self.ctx.shuffle
             )
+            commands.stamp_deadline(batch, self.ctx.clock())
             try:
                 await self.ctx.store.append(
                     table.table_id,

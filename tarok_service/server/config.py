@@ -39,14 +39,21 @@ class ServerConfig:
     static_dir: str | None = None  # files served on the HTTP port (the web frontend)
 
 
-def resolve_secret(given: str | None, environ: dict[str, str] | None = None) -> bytes:
-    """The token secret: --secret, else $TAROK_SECRET, else random for this process (warned)."""
+def resolve_secret(
+    given: str | None, environ: dict[str, str] | None = None, key_file: str | None = None
+) -> bytes:
+    """The token secret: --secret, else $TAROK_SECRET, else the key file (created on first
+    start), else random for this process (warned)."""
     env = os.environ if environ is None else environ
     text = given or env.get(SECRET_ENV, "")
     if text:
         return text.encode()
+    if key_file:
+        from .keyfile import load_or_create
+
+        return load_or_create(key_file)
     structlog.get_logger("tarok").warning(
-        "no token secret given (--secret or TAROK_SECRET): using a random one; "
+        "no token secret given (--secret, TAROK_SECRET or --secret-file): using a random one; "
         "tokens will not survive a restart nor work on other replicas"
     )
     return secrets.token_bytes(32)

@@ -19,6 +19,7 @@ from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from ..store import EventStore, open_store
 from .app import TarokApp
 from .config import ServerConfig
+from .drive import Driver
 from .http import HttpServer, build_app, record
 from .interceptors import interceptors
 from .logconf import configure_logging
@@ -42,6 +43,7 @@ class Running:
     health: Any  # grpc_health.v1.health.aio.HealthServicer
     metrics_http: MetricsHttp | None
     http: HttpServer | None = None  # the Connect / gRPC-Web / gRPC HTTP port, when enabled
+    driver: Driver | None = None  # bots and clocks of free tables
 
 
 _RUNNING: weakref.WeakKeyDictionary[grpc.aio.Server, Running] = weakref.WeakKeyDictionary()
@@ -102,9 +104,11 @@ async def create_server(
     if http is not None:
         http.start()
     start_tournaments(server)
+    driver = Driver(app.ctx)
+    driver.start()
     if owned:
         _OWNED_STORES[server] = store
-    _RUNNING[server] = Running(app, health_servicer, metrics_http, http)
+    _RUNNING[server] = Running(app, health_servicer, metrics_http, http, driver)
     return server, port
 
 
@@ -119,6 +123,8 @@ async def shutdown(server: grpc.aio.Server, grace: float | None = None) -> None:
         await state.health.enter_graceful_shutdown()
         state.app.ctx.begin_shutdown()
     await stop_tournaments(server)
+    if state is not None and state.driver is not None:
+        await state.driver.stop()
     if state is not None and state.http is not None:
         await state.http.stop()
     await server.stop(grace)

@@ -65,3 +65,9 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
         self, request: svc.GetTableLogRequest, context: Ctx
     ) -> svc.GetTableLogResponse:
         return await self.app.get_table_log(request)
+
+    @unary
+    async def ListTables(
+        self, request: svc.ListTablesRequest, context: Ctx
+    ) -> svc.ListTablesResponse:
+        return await self.app.list_tables(request)

@@ -46,6 +46,10 @@ class TableState:
     deadline: float | None = None  # when the seat to move must have moved (unix seconds)
     timeouts: tuple[int, ...] = ()  # deadlines missed per seat
     tournament_id: str = ""
+    display_name: str = ""
+    private: bool = False  # not listed in the lobby
+    bots: tuple[str, ...] = ()  # the built-in bot playing each seat ("" for a person)
+    bot_on_timeout: bool = False  # a seat that times out is handed to a bot
 
     @property
     def players(self) -> int:
@@ -77,6 +81,10 @@ class TableState:
             deadline,
             self.timeouts,
             self.tournament_id,
+            self.display_name,
+            self.private,
+            self.bots,
+            self.bot_on_timeout,
         )
 
 
@@ -97,6 +105,10 @@ def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState
         time_per_move=payload.time_per_move.ToNanoseconds() / 1e9,
         timeouts=(0,) * payload.players,
         tournament_id=payload.tournament_id,
+        display_name=payload.display_name,
+        private=payload.private,
+        bots=("",) * payload.players,
+        bot_on_timeout=payload.bot_on_timeout,
     )
 
 
@@ -111,9 +123,9 @@ def fold(
     if table is None:
         raise e.ReplayMismatch(table_id, version, "an event before TableCreated")
     if isinstance(payload, ev.PlayerSeated):
-        seats = list(table.seats)
-        seats[payload.seat] = payload.name
-        return replace(table, version=version, seats=tuple(seats))
+        seats, bots = list(table.seats), list(table.bots)
+        seats[payload.seat], bots[payload.seat] = payload.name, payload.bot
+        return replace(table, version=version, seats=tuple(seats), bots=tuple(bots))
     if isinstance(payload, ev.HandDealt):
         return _dealt(table, version, payload)
     if isinstance(payload, ev.MoveMade):
@@ -185,10 +197,12 @@ def _timed_out(table: TableState, version: int, payload: ev.TimedOut) -> TableSt
     hand = table.hand
     if hand is None or hand.turn != payload.seat or table.status != PLAYING:
         raise e.ReplayMismatch(table.table_id, version, "timed-out seat")
-    timeouts = list(table.timeouts)
+    timeouts, bots = list(table.timeouts), list(table.bots)
     if not payload.forfeited:
         timeouts[payload.seat] += 1
-    return replace(table, version=version, timeouts=tuple(timeouts))
+    if payload.bot:
+        bots[payload.seat] = payload.bot
+    return replace(table, version=version, timeouts=tuple(timeouts), bots=tuple(bots))
 
 
 def _scored(table: TableState, version: int, payload: ev.HandScored) -> TableState:

@@ -7,6 +7,7 @@ is shown to a viewer only as far as the views before and after it show its cards
 from __future__ import annotations
 
 import re
+import time
 
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import views_pb2
@@ -25,8 +26,10 @@ STATUS = {
 _SPLIT = re.compile(r"[,+]")
 
 
-def table_view(table: TableState, seat: int | None) -> views_pb2.TableView:
-    """The table as `seat` (None: a spectator) sees it now."""
+def table_view(
+    table: TableState, seat: int | None, now: float | None = None
+) -> views_pb2.TableView:
+    """The table as `seat` (None: a spectator) sees it at `now` (default: the system clock)."""
     match = table.match
     msg = views_pb2.TableView(
         table_id=table.table_id,
@@ -44,7 +47,7 @@ def table_view(table: TableState, seat: int | None) -> views_pb2.TableView:
     if seat is not None:
         msg.seat = seat
     for i, name in enumerate(table.seats):
-        msg.seats.add(seat=i, name=name or "", taken=name is not None)
+        msg.seats.add(seat=i, name=name or "", taken=name is not None, bot=table.bots[i])
     if table.hand is not None:
         view = table.variant.view(table.hand, seat)
         msg.hand.CopyFrom(codec.hand_view_msg(table.variant, table.deck, table.hand, view))
@@ -52,7 +55,9 @@ def table_view(table: TableState, seat: int | None) -> views_pb2.TableView:
         msg.last_result.CopyFrom(codec.result_msg(table.last_result))
     if table.deadline is not None:
         msg.deadline.CopyFrom(timestamp(table.deadline))
+        msg.server_time.CopyFrom(timestamp(time.time() if now is None else now))
     msg.options.update({k: codec.option_text(v) for k, v in table.rules.options.items()})
+    msg.display_name = table.display_name
     return msg
 
 

@@ -91,7 +91,7 @@ def test_scraped_figures_match_a_played_table() -> None:
         assert value(m, "tarok_rpc_stream_messages_sent_total", method=WATCH) == len(received)
         assert value(m, "tarok_rpc_in_flight") == 0
         # Store, cache and replay.
-        appends = 1 + 4 + moves + 1  # create, 4 seats, the moves, the refused append above
+        appends = 2 + 4 + moves + 1  # lobby entry + create, 4 seats, the moves, the refused one
         assert value(m, "tarok_store_append_duration_seconds_count") == appends
         assert value(m, "tarok_store_version_conflicts_total") == 1
         assert value(m, "tarok_cache_misses_total") >= 1

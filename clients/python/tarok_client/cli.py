@@ -29,6 +29,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--secret", default=None, help="token signing secret (default: $TAROK_SECRET, else random)"
     )
+    serve.add_argument(
+        "--secret-file",
+        default=None,
+        help="keep the token signing key in this file (created with mode 0600 on first start), "
+        "so tokens survive restarts",
+    )
     serve.add_argument("--heartbeat", type=float, default=10.0, help="watch heartbeat seconds")
     serve.add_argument(
         "--metrics-port",
@@ -131,7 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
         store_url=args.store,
         host=args.host,
         port=args.port,
-        secret=resolve_secret(args.secret),
+        secret=resolve_secret(args.secret, key_file=args.secret_file),
         heartbeat_seconds=args.heartbeat,
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,

@@ -58,6 +58,9 @@ class TableCreated(_message.Message):
     FIRST_DEALER_FIELD_NUMBER: _builtins.int
     TIME_PER_MOVE_FIELD_NUMBER: _builtins.int
     TOURNAMENT_ID_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    PRIVATE_FIELD_NUMBER: _builtins.int
+    BOT_ON_TIMEOUT_FIELD_NUMBER: _builtins.int
     variant: _builtins.str
     players: _builtins.int
     hands: _builtins.int
@@ -68,6 +71,12 @@ class TableCreated(_message.Message):
     first_dealer: _builtins.int
     tournament_id: _builtins.str
     """The tournament this table belongs to (empty for a free table)."""
+    display_name: _builtins.str
+    """The table's name in the lobby."""
+    private: _builtins.bool
+    """Not listed in the lobby."""
+    bot_on_timeout: _builtins.bool
+    """On a timeout a built-in bot takes the seat (else the default move is played)."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Every option resolved to a value (booleans as "true"/"false")."""
@@ -93,10 +102,13 @@ class TableCreated(_message.Message):
         first_dealer: _builtins.int = ...,
         time_per_move: _duration_pb2.Duration | None = ...,
         tournament_id: _builtins.str = ...,
+        display_name: _builtins.str = ...,
+        private: _builtins.bool = ...,
+        bot_on_timeout: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_per_move", b"time_per_move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deals", b"deals", "first_dealer", b"first_dealer", "hands", b"hands", "options", b"options", "players", b"players", "preset", b"preset", "rules_version", b"rules_version", "time_per_move", b"time_per_move", "tournament_id", b"tournament_id", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_on_timeout", b"bot_on_timeout", "deals", b"deals", "display_name", b"display_name", "first_dealer", b"first_dealer", "hands", b"hands", "options", b"options", "players", b"players", "preset", b"preset", "private", b"private", "rules_version", b"rules_version", "time_per_move", b"time_per_move", "tournament_id", b"tournament_id", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -110,17 +122,21 @@ class PlayerSeated(_message.Message):
 
     SEAT_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
+    bot: _builtins.str
+    """The built-in bot the server plays the seat with ("random", "heuristic", "pimc"), if any."""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         name: _builtins.str = ...,
+        bot: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "name", b"name", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -229,9 +245,12 @@ class TimedOut(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
     FORFEITED_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     forfeited: _builtins.bool
     """The seat's entrant has forfeited: its moves are played at once, without waiting."""
+    bot: _builtins.str
+    """A built-in bot takes the seat from here on (tables whose timeouts hand seats to bots)."""
     @_builtins.property
     def deadline(self) -> _timestamp_pb2.Timestamp:
         """The deadline that passed."""
@@ -242,10 +261,11 @@ class TimedOut(_message.Message):
         seat: _builtins.int = ...,
         deadline: _timestamp_pb2.Timestamp | None = ...,
         forfeited: _builtins.bool = ...,
+        bot: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "forfeited", b"forfeited", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "deadline", b"deadline", "forfeited", b"forfeited", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -408,3 +428,30 @@ class TableLog(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TableLog: _TypeAlias = TableLog  # noqa: Y015
+
+@_typing.final
+class TableListed(_message.Message):
+    """A public table, as recorded in the lobby's log (the order ListTables pages through)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    VARIANT_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    variant: _builtins.str
+    players: _builtins.int
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+        variant: _builtins.str = ...,
+        players: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["players", b"players", "table_id", b"table_id", "variant", b"variant"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TableListed: _TypeAlias = TableListed  # noqa: Y015

@@ -22,6 +22,7 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from tarok_proto.tarok.v1 import cards_pb2 as tarok_dot_v1_dot_cards__pb2
 from tarok_proto.tarok.v1 import events_pb2 as tarok_dot_v1_dot_events__pb2
@@ -31,7 +32,7 @@ from tarok_proto.tarok.v1 import variants_pb2 as tarok_dot_v1_dot_variants__pb2
 from tarok_proto.tarok.v1 import views_pb2 as tarok_dot_v1_dot_views__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctarok/v1/tarok_service.proto\x12\x08tarok.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14tarok/v1/cards.proto\x1a\x15tarok/v1/events.proto\x1a\x14tarok/v1/moves.proto\x1a\x16tarok/v1/results.proto\x1a\x17tarok/v1/variants.proto\x1a\x14tarok/v1/views.proto\"\x1e\n\x0bPingRequest\x12\x0f\n\x07payload\x18\x01 \x01(\x0c\"\x1f\n\x0cPingResponse\x12\x0f\n\x07payload\x18\x01 \x01(\x0c\"\x15\n\x13ListVariantsRequest\"?\n\x14ListVariantsResponse\x12\'\n\x08variants\x18\x01 \x03(\x0b\x32\x15.tarok.v1.VariantInfo\"\xd7\x01\n\x12\x43reateTableRequest\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12:\n\x07options\x18\x03 \x03(\x0b\x32).tarok.v1.CreateTableRequest.OptionsEntry\x12\r\n\x05hands\x18\x04 \x01(\x05\x12$\n\x0cpreset_deals\x18\x05 \x03(\x0b\x32\x0e.tarok.v1.Deal\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"8\n\x13\x43reateTableResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\"u\n\x10JoinTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tspectator\x18\x04 \x01(\x08\x12\x12\n\nrequest_id\x18\x05 \x01(\tB\x07\n\x05_seat\"\x8e\x01\n\x11JoinTableResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08table_id\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12+\n\x07\x65xpires\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x07\n\x05_seat\"$\n\x13GetTableViewRequest\x12\r\n\x05token\x18\x01 \x01(\t\"9\n\x14GetTableViewResponse\x12!\n\x04view\x18\x01 \x01(\x0b\x32\x13.tarok.v1.TableView\"\xa9\x01\n\x11SubmitMoveRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\x07move_id\x18\x02 \x01(\tH\x00\x12\"\n\x04spec\x18\x03 \x01(\x0b\x32\x12.tarok.v1.MoveSpecH\x00\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x01\x88\x01\x01\x12\x12\n\nrequest_id\x18\x05 \x01(\tB\x06\n\x04moveB\x13\n\x11_expected_version\"\xb1\x01\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12!\n\x04move\x18\x02 \x01(\x0b\x32\x13.tarok.v1.LegalMove\x12\x11\n\x04turn\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12$\n\x06result\x18\x04 \x01(\x0b\x32\x14.tarok.v1.HandResult\x12%\n\x06status\x18\x05 \x01(\x0e\x32\x15.tarok.v1.TableStatusB\x07\n\x05_turn\"L\n\x11WatchTableRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x02 \x01(\x03\x12\x12\n\nwith_views\x18\x03 \x01(\x08\"F\n\tHeartbeat\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x8d\x01\n\x12WatchTableResponse\x12#\n\x04view\x18\x01 \x01(\x0b\x32\x13.tarok.v1.TableViewH\x00\x12 \n\x05\x65vent\x18\x02 \x01(\x0b\x32\x0f.tarok.v1.EventH\x00\x12(\n\theartbeat\x18\x03 \x01(\x0b\x32\x13.tarok.v1.HeartbeatH\x00\x42\x06\n\x04item\"H\n\x12GetTableLogRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12#\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x13.tarok.v1.LogFormat\"D\n\x13GetTableLogResponse\x12\x1f\n\x03log\x18\x01 \x01(\x0b\x32\x12.tarok.v1.TableLog\x12\x0c\n\x04json\x18\x02 \x01(\t*R\n\tLogFormat\x12\x1a\n\x16LOG_FORMAT_UNSPECIFIED\x10\x00\x12\x14\n\x10LOG_FORMAT_PROTO\x10\x01\x12\x13\n\x0fLOG_FORMAT_JSON\x10\x02\x32\xd5\x04\n\x0cTarokService\x12\x35\n\x04Ping\x12\x15.tarok.v1.PingRequest\x1a\x16.tarok.v1.PingResponse\x12M\n\x0cListVariants\x12\x1d.tarok.v1.ListVariantsRequest\x1a\x1e.tarok.v1.ListVariantsResponse\x12J\n\x0b\x43reateTable\x12\x1c.tarok.v1.CreateTableRequest\x1a\x1d.tarok.v1.CreateTableResponse\x12\x44\n\tJoinTable\x12\x1a.tarok.v1.JoinTableRequest\x1a\x1b.tarok.v1.JoinTableResponse\x12M\n\x0cGetTableView\x12\x1d.tarok.v1.GetTableViewRequest\x1a\x1e.tarok.v1.GetTableViewResponse\x12G\n\nSubmitMove\x12\x1b.tarok.v1.SubmitMoveRequest\x1a\x1c.tarok.v1.SubmitMoveResponse\x12I\n\nWatchTable\x12\x1b.tarok.v1.WatchTableRequest\x1a\x1c.tarok.v1.WatchTableResponse0\x01\x12J\n\x0bGetTableLog\x12\x1c.tarok.v1.GetTableLogRequest\x1a\x1d.tarok.v1.GetTableLogResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ctarok/v1/tarok_service.proto\x12\x08tarok.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14tarok/v1/cards.proto\x1a\x15tarok/v1/events.proto\x1a\x14tarok/v1/moves.proto\x1a\x16tarok/v1/results.proto\x1a\x17tarok/v1/variants.proto\x1a\x14tarok/v1/views.proto\"\x1e\n\x0bPingRequest\x12\x0f\n\x07payload\x18\x01 \x01(\x0c\"\x1f\n\x0cPingResponse\x12\x0f\n\x07payload\x18\x01 \x01(\x0c\"\x15\n\x13ListVariantsRequest\"?\n\x14ListVariantsResponse\x12\'\n\x08variants\x18\x01 \x03(\x0b\x32\x15.tarok.v1.VariantInfo\"\xb0\x03\n\x12\x43reateTableRequest\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12:\n\x07options\x18\x03 \x03(\x0b\x32).tarok.v1.CreateTableRequest.OptionsEntry\x12\r\n\x05hands\x18\x04 \x01(\x05\x12$\n\x0cpreset_deals\x18\x05 \x03(\x0b\x32\x0e.tarok.v1.Deal\x12\x14\n\x0c\x64isplay_name\x18\x06 \x01(\t\x12-\n\nvisibility\x18\x07 \x01(\x0e\x32\x19.tarok.v1.TableVisibility\x12\x12\n\nrequest_id\x18\x08 \x01(\t\x12\x1f\n\x04\x62ots\x18\t \x03(\x0b\x32\x11.tarok.v1.BotSeat\x12\x30\n\rtime_per_move\x18\n \x01(\x0b\x32\x19.google.protobuf.Duration\x12+\n\non_timeout\x18\x0b \x01(\x0e\x32\x17.tarok.v1.TimeoutAction\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"8\n\x13\x43reateTableResponse\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\"u\n\x10JoinTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tspectator\x18\x04 \x01(\x08\x12\x12\n\nrequest_id\x18\x05 \x01(\tB\x07\n\x05_seat\"\x8e\x01\n\x11JoinTableResponse\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\x04seat\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x10\n\x08table_id\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x03\x12+\n\x07\x65xpires\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x07\n\x05_seat\"$\n\x13GetTableViewRequest\x12\r\n\x05token\x18\x01 \x01(\t\"9\n\x14GetTableViewResponse\x12!\n\x04view\x18\x01 \x01(\x0b\x32\x13.tarok.v1.TableView\"\xa9\x01\n\x11SubmitMoveRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x11\n\x07move_id\x18\x02 \x01(\tH\x00\x12\"\n\x04spec\x18\x03 \x01(\x0b\x32\x12.tarok.v1.MoveSpecH\x00\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x03H\x01\x88\x01\x01\x12\x12\n\nrequest_id\x18\x05 \x01(\tB\x06\n\x04moveB\x13\n\x11_expected_version\"\xb1\x01\n\x12SubmitMoveResponse\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12!\n\x04move\x18\x02 \x01(\x0b\x32\x13.tarok.v1.LegalMove\x12\x11\n\x04turn\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12$\n\x06result\x18\x04 \x01(\x0b\x32\x14.tarok.v1.HandResult\x12%\n\x06status\x18\x05 \x01(\x0e\x32\x15.tarok.v1.TableStatusB\x07\n\x05_turn\"L\n\x11WatchTableRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12\x14\n\x0c\x66rom_version\x18\x02 \x01(\x03\x12\x12\n\nwith_views\x18\x03 \x01(\x08\"F\n\tHeartbeat\x12\x0f\n\x07version\x18\x01 \x01(\x03\x12(\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x8d\x01\n\x12WatchTableResponse\x12#\n\x04view\x18\x01 \x01(\x0b\x32\x13.tarok.v1.TableViewH\x00\x12 \n\x05\x65vent\x18\x02 \x01(\x0b\x32\x0f.tarok.v1.EventH\x00\x12(\n\theartbeat\x18\x03 \x01(\x0b\x32\x13.tarok.v1.HeartbeatH\x00\x42\x06\n\x04item\"H\n\x12GetTableLogRequest\x12\r\n\x05token\x18\x01 \x01(\t\x12#\n\x06\x66ormat\x18\x02 \x01(\x0e\x32\x13.tarok.v1.LogFormat\"D\n\x13GetTableLogResponse\x12\x1f\n\x03log\x18\x01 \x01(\x0b\x32\x12.tarok.v1.TableLog\x12\x0c\n\x04json\x18\x02 \x01(\t\"$\n\x07\x42otSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\"J\n\x11ListTablesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\x12\x0e\n\x06\x66ilter\x18\x03 \x01(\t\"B\n\tLobbySeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04\x66ree\x18\x03 \x01(\x08\x12\x0b\n\x03\x62ot\x18\x04 \x01(\t\"\x91\x03\n\x0cTableSummary\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\x0f\n\x07variant\x18\x03 \x01(\t\x12\x0f\n\x07players\x18\x04 \x01(\x05\x12\x34\n\x07options\x18\x05 \x03(\x0b\x32#.tarok.v1.TableSummary.OptionsEntry\x12\"\n\x05seats\x18\x06 \x03(\x0b\x32\x13.tarok.v1.LobbySeat\x12%\n\x06status\x18\x07 \x01(\x0e\x32\x15.tarok.v1.TableStatus\x12\r\n\x05hands\x18\x08 \x01(\x05\x12\x14\n\x0chands_played\x18\t \x01(\x05\x12/\n\x0b\x63reate_time\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\rtime_per_move\x18\x0b \x01(\x0b\x32\x19.google.protobuf.Duration\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"U\n\x12ListTablesResponse\x12&\n\x06tables\x18\x01 \x03(\x0b\x32\x16.tarok.v1.TableSummary\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t*R\n\tLogFormat\x12\x1a\n\x16LOG_FORMAT_UNSPECIFIED\x10\x00\x12\x14\n\x10LOG_FORMAT_PROTO\x10\x01\x12\x13\n\x0fLOG_FORMAT_JSON\x10\x02*n\n\x0fTableVisibility\x12 \n\x1cTABLE_VISIBILITY_UNSPECIFIED\x10\x00\x12\x1b\n\x17TABLE_VISIBILITY_PUBLIC\x10\x01\x12\x1c\n\x18TABLE_VISIBILITY_PRIVATE\x10\x02*h\n\rTimeoutAction\x12\x1e\n\x1aTIMEOUT_ACTION_UNSPECIFIED\x10\x00\x12\x1f\n\x1bTIMEOUT_ACTION_DEFAULT_MOVE\x10\x01\x12\x16\n\x12TIMEOUT_ACTION_BOT\x10\x02\x32\x9e\x05\n\x0cTarokService\x12\x35\n\x04Ping\x12\x15.tarok.v1.PingRequest\x1a\x16.tarok.v1.PingResponse\x12M\n\x0cListVariants\x12\x1d.tarok.v1.ListVariantsRequest\x1a\x1e.tarok.v1.ListVariantsResponse\x12J\n\x0b\x43reateTable\x12\x1c.tarok.v1.CreateTableRequest\x1a\x1d.tarok.v1.CreateTableResponse\x12\x44\n\tJoinTable\x12\x1a.tarok.v1.JoinTableRequest\x1a\x1b.tarok.v1.JoinTableResponse\x12M\n\x0cGetTableView\x12\x1d.tarok.v1.GetTableViewRequest\x1a\x1e.tarok.v1.GetTableViewResponse\x12G\n\nSubmitMove\x12\x1b.tarok.v1.SubmitMoveRequest\x1a\x1c.tarok.v1.SubmitMoveResponse\x12I\n\nWatchTable\x12\x1b.tarok.v1.WatchTableRequest\x1a\x1c.tarok.v1.WatchTableResponse0\x01\x12J\n\x0bGetTableLog\x12\x1c.tarok.v1.GetTableLogRequest\x1a\x1d.tarok.v1.GetTableLogResponse\x12G\n\nListTables\x12\x1b.tarok.v1.ListTablesRequest\x1a\x1c.tarok.v1.ListTablesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,44 +41,62 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._loaded_options = None
   _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_LOGFORMAT']._serialized_start=1793
-  _globals['_LOGFORMAT']._serialized_end=1875
-  _globals['_PINGREQUEST']._serialized_start=213
-  _globals['_PINGREQUEST']._serialized_end=243
-  _globals['_PINGRESPONSE']._serialized_start=245
-  _globals['_PINGRESPONSE']._serialized_end=276
-  _globals['_LISTVARIANTSREQUEST']._serialized_start=278
-  _globals['_LISTVARIANTSREQUEST']._serialized_end=299
-  _globals['_LISTVARIANTSRESPONSE']._serialized_start=301
-  _globals['_LISTVARIANTSRESPONSE']._serialized_end=364
-  _globals['_CREATETABLEREQUEST']._serialized_start=367
-  _globals['_CREATETABLEREQUEST']._serialized_end=582
-  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_start=536
-  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_end=582
-  _globals['_CREATETABLERESPONSE']._serialized_start=584
-  _globals['_CREATETABLERESPONSE']._serialized_end=640
-  _globals['_JOINTABLEREQUEST']._serialized_start=642
-  _globals['_JOINTABLEREQUEST']._serialized_end=759
-  _globals['_JOINTABLERESPONSE']._serialized_start=762
-  _globals['_JOINTABLERESPONSE']._serialized_end=904
-  _globals['_GETTABLEVIEWREQUEST']._serialized_start=906
-  _globals['_GETTABLEVIEWREQUEST']._serialized_end=942
-  _globals['_GETTABLEVIEWRESPONSE']._serialized_start=944
-  _globals['_GETTABLEVIEWRESPONSE']._serialized_end=1001
-  _globals['_SUBMITMOVEREQUEST']._serialized_start=1004
-  _globals['_SUBMITMOVEREQUEST']._serialized_end=1173
-  _globals['_SUBMITMOVERESPONSE']._serialized_start=1176
-  _globals['_SUBMITMOVERESPONSE']._serialized_end=1353
-  _globals['_WATCHTABLEREQUEST']._serialized_start=1355
-  _globals['_WATCHTABLEREQUEST']._serialized_end=1431
-  _globals['_HEARTBEAT']._serialized_start=1433
-  _globals['_HEARTBEAT']._serialized_end=1503
-  _globals['_WATCHTABLERESPONSE']._serialized_start=1506
-  _globals['_WATCHTABLERESPONSE']._serialized_end=1647
-  _globals['_GETTABLELOGREQUEST']._serialized_start=1649
-  _globals['_GETTABLELOGREQUEST']._serialized_end=1721
-  _globals['_GETTABLELOGRESPONSE']._serialized_start=1723
-  _globals['_GETTABLELOGRESPONSE']._serialized_end=1791
-  _globals['_TAROKSERVICE']._serialized_start=1878
-  _globals['_TAROKSERVICE']._serialized_end=2475
+  _globals['_TABLESUMMARY_OPTIONSENTRY']._loaded_options = None
+  _globals['_TABLESUMMARY_OPTIONSENTRY']._serialized_options = b'8\001'
+  _globals['_LOGFORMAT']._serialized_start=2715
+  _globals['_LOGFORMAT']._serialized_end=2797
+  _globals['_TABLEVISIBILITY']._serialized_start=2799
+  _globals['_TABLEVISIBILITY']._serialized_end=2909
+  _globals['_TIMEOUTACTION']._serialized_start=2911
+  _globals['_TIMEOUTACTION']._serialized_end=3015
+  _globals['_PINGREQUEST']._serialized_start=245
+  _globals['_PINGREQUEST']._serialized_end=275
+  _globals['_PINGRESPONSE']._serialized_start=277
+  _globals['_PINGRESPONSE']._serialized_end=308
+  _globals['_LISTVARIANTSREQUEST']._serialized_start=310
+  _globals['_LISTVARIANTSREQUEST']._serialized_end=331
+  _globals['_LISTVARIANTSRESPONSE']._serialized_start=333
+  _globals['_LISTVARIANTSRESPONSE']._serialized_end=396
+  _globals['_CREATETABLEREQUEST']._serialized_start=399
+  _globals['_CREATETABLEREQUEST']._serialized_end=831
+  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_start=785
+  _globals['_CREATETABLEREQUEST_OPTIONSENTRY']._serialized_end=831
+  _globals['_CREATETABLERESPONSE']._serialized_start=833
+  _globals['_CREATETABLERESPONSE']._serialized_end=889
+  _globals['_JOINTABLEREQUEST']._serialized_start=891
+  _globals['_JOINTABLEREQUEST']._serialized_end=1008
+  _globals['_JOINTABLERESPONSE']._serialized_start=1011
+  _globals['_JOINTABLERESPONSE']._serialized_end=1153
+  _globals['_GETTABLEVIEWREQUEST']._serialized_start=1155
+  _globals['_GETTABLEVIEWREQUEST']._serialized_end=1191
+  _globals['_GETTABLEVIEWRESPONSE']._serialized_start=1193
+  _globals['_GETTABLEVIEWRESPONSE']._serialized_end=1250
+  _globals['_SUBMITMOVEREQUEST']._serialized_start=1253
+  _globals['_SUBMITMOVEREQUEST']._serialized_end=1422
+  _globals['_SUBMITMOVERESPONSE']._serialized_start=1425
+  _globals['_SUBMITMOVERESPONSE']._serialized_end=1602
+  _globals['_WATCHTABLEREQUEST']._serialized_start=1604
+  _globals['_WATCHTABLEREQUEST']._serialized_end=1680
+  _globals['_HEARTBEAT']._serialized_start=1682
+  _globals['_HEARTBEAT']._serialized_end=1752
+  _globals['_WATCHTABLERESPONSE']._serialized_start=1755
+  _globals['_WATCHTABLERESPONSE']._serialized_end=1896
+  _globals['_GETTABLELOGREQUEST']._serialized_start=1898
+  _globals['_GETTABLELOGREQUEST']._serialized_end=1970
+  _globals['_GETTABLELOGRESPONSE']._serialized_start=1972
+  _globals['_GETTABLELOGRESPONSE']._serialized_end=2040
+  _globals['_BOTSEAT']._serialized_start=2042
+  _globals['_BOTSEAT']._serialized_end=2078
+  _globals['_LISTTABLESREQUEST']._serialized_start=2080
+  _globals['_LISTTABLESREQUEST']._serialized_end=2154
+  _globals['_LOBBYSEAT']._serialized_start=2156
+  _globals['_LOBBYSEAT']._serialized_end=2222
+  _globals['_TABLESUMMARY']._serialized_start=2225
+  _globals['_TABLESUMMARY']._serialized_end=2626
+  _globals['_TABLESUMMARY_OPTIONSENTRY']._serialized_start=785
+  _globals['_TABLESUMMARY_OPTIONSENTRY']._serialized_end=831
+  _globals['_LISTTABLESRESPONSE']._serialized_start=2628
+  _globals['_LISTTABLESRESPONSE']._serialized_end=2713
+  _globals['_TAROKSERVICE']._serialized_start=3018
+  _globals['_TAROKSERVICE']._serialized_end=3688
 # @@protoc_insertion_point(module_scope)

@@ -5,6 +5,7 @@ isort:skip_file
 
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
@@ -47,6 +48,54 @@ LOG_FORMAT_PROTO: LogFormat.ValueType  # 1
 LOG_FORMAT_JSON: LogFormat.ValueType  # 2
 """As canonical protobuf JSON text in `json`."""
 Global___LogFormat: _TypeAlias = LogFormat  # noqa: Y015
+
+class _TableVisibility:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TableVisibilityEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TableVisibility.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TABLE_VISIBILITY_UNSPECIFIED: _TableVisibility.ValueType  # 0
+    """Public."""
+    TABLE_VISIBILITY_PUBLIC: _TableVisibility.ValueType  # 1
+    """Listed in the lobby."""
+    TABLE_VISIBILITY_PRIVATE: _TableVisibility.ValueType  # 2
+    """Not listed: joined by table id only."""
+
+class TableVisibility(_TableVisibility, metaclass=_TableVisibilityEnumTypeWrapper):
+    """Who may find a table."""
+
+TABLE_VISIBILITY_UNSPECIFIED: TableVisibility.ValueType  # 0
+"""Public."""
+TABLE_VISIBILITY_PUBLIC: TableVisibility.ValueType  # 1
+"""Listed in the lobby."""
+TABLE_VISIBILITY_PRIVATE: TableVisibility.ValueType  # 2
+"""Not listed: joined by table id only."""
+Global___TableVisibility: _TypeAlias = TableVisibility  # noqa: Y015
+
+class _TimeoutAction:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TimeoutActionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TimeoutAction.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TIMEOUT_ACTION_UNSPECIFIED: _TimeoutAction.ValueType  # 0
+    """The seat's default move."""
+    TIMEOUT_ACTION_DEFAULT_MOVE: _TimeoutAction.ValueType  # 1
+    """The seat's default move (pass in an auction, the first legal card in play, ...)."""
+    TIMEOUT_ACTION_BOT: _TimeoutAction.ValueType  # 2
+    """A built-in heuristic bot takes the seat for the rest of the match."""
+
+class TimeoutAction(_TimeoutAction, metaclass=_TimeoutActionEnumTypeWrapper):
+    """What happens when a seat's time per move runs out."""
+
+TIMEOUT_ACTION_UNSPECIFIED: TimeoutAction.ValueType  # 0
+"""The seat's default move."""
+TIMEOUT_ACTION_DEFAULT_MOVE: TimeoutAction.ValueType  # 1
+"""The seat's default move (pass in an auction, the first legal card in play, ...)."""
+TIMEOUT_ACTION_BOT: TimeoutAction.ValueType  # 2
+"""A built-in heuristic bot takes the seat for the rest of the match."""
+Global___TimeoutAction: _TypeAlias = TimeoutAction  # noqa: Y015
 
 @_typing.final
 class PingRequest(_message.Message):
@@ -150,10 +199,24 @@ class CreateTableRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     HANDS_FIELD_NUMBER: _builtins.int
     PRESET_DEALS_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    VISIBILITY_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    BOTS_FIELD_NUMBER: _builtins.int
+    TIME_PER_MOVE_FIELD_NUMBER: _builtins.int
+    ON_TIMEOUT_FIELD_NUMBER: _builtins.int
     variant: _builtins.str
     players: _builtins.int
     hands: _builtins.int
     """Hands to play (0 means 1)."""
+    display_name: _builtins.str
+    """The table's name in the lobby (up to 60 characters)."""
+    visibility: Global___TableVisibility.ValueType
+    """PUBLIC (the default) tables are listed by ListTables; PRIVATE ones are joined by id only."""
+    request_id: _builtins.str
+    """Idempotency key: a repeated request id returns the first answer and creates nothing."""
+    on_timeout: Global___TimeoutAction.ValueType
+    """What the server does for a seat that lets its time run out (with a time per move)."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Option values by name, as text ("true", "3", "klop"); omitted options take defaults."""
@@ -164,6 +227,14 @@ class CreateTableRequest(_message.Message):
         When they run out (e.g. after redeals) the server shuffles.
         """
 
+    @_builtins.property
+    def bots(self) -> _containers.RepeatedCompositeFieldContainer[Global___BotSeat]:
+        """Seats the server plays itself with a built-in bot (the other seats are for JoinTable)."""
+
+    @_builtins.property
+    def time_per_move(self) -> _duration_pb2.Duration:
+        """Time a seat has for each move; unset or zero: no clock."""
+
     def __init__(
         self,
         *,
@@ -172,10 +243,16 @@ class CreateTableRequest(_message.Message):
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         hands: _builtins.int = ...,
         preset_deals: _abc.Iterable[_cards_pb2.Deal] | None = ...,
+        display_name: _builtins.str = ...,
+        visibility: Global___TableVisibility.ValueType = ...,
+        request_id: _builtins.str = ...,
+        bots: _abc.Iterable[Global___BotSeat] | None = ...,
+        time_per_move: _duration_pb2.Duration | None = ...,
+        on_timeout: Global___TimeoutAction.ValueType = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["time_per_move", b"time_per_move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hands", b"hands", "options", b"options", "players", b"players", "preset_deals", b"preset_deals", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "display_name", b"display_name", "hands", b"hands", "on_timeout", b"on_timeout", "options", b"options", "players", b"players", "preset_deals", b"preset_deals", "request_id", b"request_id", "time_per_move", b"time_per_move", "variant", b"variant", "visibility", b"visibility"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -529,3 +606,191 @@ class GetTableLogResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetTableLogResponse: _TypeAlias = GetTableLogResponse  # noqa: Y015
+
+@_typing.final
+class BotSeat(_message.Message):
+    """A seat the server plays with a built-in bot."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    bot: _builtins.str
+    """"random", "heuristic" or "pimc"."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        bot: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BotSeat: _TypeAlias = BotSeat  # noqa: Y015
+
+@_typing.final
+class ListTablesRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    FILTER_FIELD_NUMBER: _builtins.int
+    page_size: _builtins.int
+    """At most this many tables (0: 50; at most 500)."""
+    page_token: _builtins.str
+    """From a previous response's next_page_token (same filter)."""
+    filter: _builtins.str
+    """Terms joined by AND: variant = "slovenian", players = 4, state = open|playing|finished."""
+    def __init__(
+        self,
+        *,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+        filter: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListTablesRequest: _TypeAlias = ListTablesRequest  # noqa: Y015
+
+@_typing.final
+class LobbySeat(_message.Message):
+    """One seat as the lobby shows it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    FREE_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    name: _builtins.str
+    """The player's name; empty when the seat is free."""
+    free: _builtins.bool
+    bot: _builtins.str
+    """The built-in bot playing the seat, if any."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        name: _builtins.str = ...,
+        free: _builtins.bool = ...,
+        bot: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "free", b"free", "name", b"name", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LobbySeat: _TypeAlias = LobbySeat  # noqa: Y015
+
+@_typing.final
+class TableSummary(_message.Message):
+    """A table as the lobby shows it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class OptionsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    VARIANT_FIELD_NUMBER: _builtins.int
+    PLAYERS_FIELD_NUMBER: _builtins.int
+    OPTIONS_FIELD_NUMBER: _builtins.int
+    SEATS_FIELD_NUMBER: _builtins.int
+    STATUS_FIELD_NUMBER: _builtins.int
+    HANDS_FIELD_NUMBER: _builtins.int
+    HANDS_PLAYED_FIELD_NUMBER: _builtins.int
+    CREATE_TIME_FIELD_NUMBER: _builtins.int
+    TIME_PER_MOVE_FIELD_NUMBER: _builtins.int
+    table_id: _builtins.str
+    display_name: _builtins.str
+    variant: _builtins.str
+    players: _builtins.int
+    status: _views_pb2.TableStatus.ValueType
+    hands: _builtins.int
+    hands_played: _builtins.int
+    @_builtins.property
+    def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """Every option resolved to a value."""
+
+    @_builtins.property
+    def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___LobbySeat]: ...
+    @_builtins.property
+    def create_time(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def time_per_move(self) -> _duration_pb2.Duration:
+        """The time per move; unset when the table has no clock."""
+
+    def __init__(
+        self,
+        *,
+        table_id: _builtins.str = ...,
+        display_name: _builtins.str = ...,
+        variant: _builtins.str = ...,
+        players: _builtins.int = ...,
+        options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        seats: _abc.Iterable[Global___LobbySeat] | None = ...,
+        status: _views_pb2.TableStatus.ValueType = ...,
+        hands: _builtins.int = ...,
+        hands_played: _builtins.int = ...,
+        create_time: _timestamp_pb2.Timestamp | None = ...,
+        time_per_move: _duration_pb2.Duration | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "time_per_move", b"time_per_move"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "display_name", b"display_name", "hands", b"hands", "hands_played", b"hands_played", "options", b"options", "players", b"players", "seats", b"seats", "status", b"status", "table_id", b"table_id", "time_per_move", b"time_per_move", "variant", b"variant"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TableSummary: _TypeAlias = TableSummary  # noqa: Y015
+
+@_typing.final
+class ListTablesResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TABLES_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Pass as page_token for the next page; empty on the last page."""
+    @_builtins.property
+    def tables(self) -> _containers.RepeatedCompositeFieldContainer[Global___TableSummary]: ...
+    def __init__(
+        self,
+        *,
+        tables: _abc.Iterable[Global___TableSummary] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["next_page_token", b"next_page_token", "tables", b"tables"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListTablesResponse: _TypeAlias = ListTablesResponse  # noqa: Y015

@@ -77,6 +77,11 @@ class TarokServiceStub:
                 request_serializer=tarok_dot_v1_dot_tarok__service__pb2.GetTableLogRequest.SerializeToString,
                 response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.GetTableLogResponse.FromString,
                 _registered_method=True)
+        self.ListTables = channel.unary_unary(
+                '/tarok.v1.TarokService/ListTables',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.FromString,
+                _registered_method=True)
 
 
 class TarokServiceServicer:
@@ -105,7 +110,8 @@ class TarokServiceServicer:
         Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
         Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
         Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
-        Error: INVALID_ARGUMENT INVALID_FIELD - `hands` out of range (metadata `field`).
+        Error: INVALID_ARGUMENT INVALID_FIELD - `hands`, `display_name`, `visibility`, `bots`,
+        `time_per_move` or `on_timeout` out of range (metadata `field` names it).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -172,6 +178,15 @@ class TarokServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListTables(self, request, context):
+        """The lobby: public tables, oldest first, filtered and paged (AIP-132).
+        Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
+        `page_token` that is not from a previous answer with the same filter.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TarokServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -214,6 +229,11 @@ def add_TarokServiceServicer_to_server(servicer, server):
                     servicer.GetTableLog,
                     request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.GetTableLogRequest.FromString,
                     response_serializer=tarok_dot_v1_dot_tarok__service__pb2.GetTableLogResponse.SerializeToString,
+            ),
+            'ListTables': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTables,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -435,6 +455,33 @@ class TarokService:
             '/tarok.v1.TarokService/GetTableLog',
             tarok_dot_v1_dot_tarok__service__pb2.GetTableLogRequest.SerializeToString,
             tarok_dot_v1_dot_tarok__service__pb2.GetTableLogResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/ListTables',
+            tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.FromString,
             options,
             channel_credentials,
             insecure,

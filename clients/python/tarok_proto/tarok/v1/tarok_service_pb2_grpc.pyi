@@ -46,7 +46,8 @@ class TarokServiceStub:
     Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
     Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
     Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
-    Error: INVALID_ARGUMENT INVALID_FIELD - `hands` out of range (metadata `field`).
+    Error: INVALID_ARGUMENT INVALID_FIELD - `hands`, `display_name`, `visibility`, `bots`,
+    `time_per_move` or `on_timeout` out of range (metadata `field` names it).
     """
     JoinTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.JoinTableRequest, _tarok_service_pb2.JoinTableResponse]
     """Take a seat (or watch as a spectator) and get a token for the other calls.
@@ -89,6 +90,11 @@ class TarokServiceStub:
     Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
     Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
     """
+    ListTables: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]
+    """The lobby: public tables, oldest first, filtered and paged (AIP-132).
+    Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
+    `page_token` that is not from a previous answer with the same filter.
+    """
 
 @_typing.type_check_only
 class TarokServiceAsyncStub(TarokServiceStub):
@@ -108,7 +114,8 @@ class TarokServiceAsyncStub(TarokServiceStub):
     Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
     Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
     Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
-    Error: INVALID_ARGUMENT INVALID_FIELD - `hands` out of range (metadata `field`).
+    Error: INVALID_ARGUMENT INVALID_FIELD - `hands`, `display_name`, `visibility`, `bots`,
+    `time_per_move` or `on_timeout` out of range (metadata `field` names it).
     """
     JoinTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.JoinTableRequest, _tarok_service_pb2.JoinTableResponse]  # type: ignore[assignment]
     """Take a seat (or watch as a spectator) and get a token for the other calls.
@@ -151,6 +158,11 @@ class TarokServiceAsyncStub(TarokServiceStub):
     Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
     Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
     """
+    ListTables: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]  # type: ignore[assignment]
+    """The lobby: public tables, oldest first, filtered and paged (AIP-132).
+    Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
+    `page_token` that is not from a previous answer with the same filter.
+    """
 
 class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
     """The tarok game server: rules-authoritative tables played over gRPC.
@@ -185,7 +197,8 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
         Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
         Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
-        Error: INVALID_ARGUMENT INVALID_FIELD - `hands` out of range (metadata `field`).
+        Error: INVALID_ARGUMENT INVALID_FIELD - `hands`, `display_name`, `visibility`, `bots`,
+        `time_per_move` or `on_timeout` out of range (metadata `field` names it).
         """
 
     @_abc_1.abstractmethod
@@ -257,6 +270,17 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
         Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
         Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+        """
+
+    @_abc_1.abstractmethod
+    def ListTables(
+        self,
+        request: _tarok_service_pb2.ListTablesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.ListTablesResponse, _abc.Awaitable[_tarok_service_pb2.ListTablesResponse]]:
+        """The lobby: public tables, oldest first, filtered and paged (AIP-132).
+        Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
+        `page_token` that is not from a previous answer with the same filter.
         """
 
 def add_TarokServiceServicer_to_server(servicer: TarokServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -267,19 +267,23 @@ class SeatInfo(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
     TAKEN_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
     taken: _builtins.bool
+    bot: _builtins.str
+    """The built-in bot the server plays this seat with, if any."""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         name: _builtins.str = ...,
         taken: _builtins.bool = ...,
+        bot: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "seat", b"seat", "taken", b"taken"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "name", b"name", "seat", b"seat", "taken", b"taken"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -328,6 +332,8 @@ class TableView(_message.Message):
     LAST_RESULT_FIELD_NUMBER: _builtins.int
     DEADLINE_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
+    SERVER_TIME_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     version: _builtins.int
     """Number of the last event in the table's log."""
@@ -343,6 +349,8 @@ class TableView(_message.Message):
     seat: _builtins.int
     """The viewer's seat; unset for spectators."""
     pot: _builtins.int
+    display_name: _builtins.str
+    """The table's name in the lobby."""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatInfo]: ...
     @_builtins.property
@@ -365,6 +373,12 @@ class TableView(_message.Message):
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """The table's options, every one resolved to a value (as in TableCreated)."""
 
+    @_builtins.property
+    def server_time(self) -> _timestamp_pb2.Timestamp:
+        """The server's clock when it built this view (set with `deadline`): show
+        `deadline - server_time` as the time left, whatever the client's own clock says.
+        """
+
     def __init__(
         self,
         *,
@@ -385,10 +399,12 @@ class TableView(_message.Message):
         last_result: _results_pb2.HandResult | None = ...,
         deadline: _timestamp_pb2.Timestamp | None = ...,
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        server_time: _timestamp_pb2.Timestamp | None = ...,
+        display_name: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "hand", b"hand", "last_result", b"last_result", "seat", b"seat"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "hand", b"hand", "last_result", b"last_result", "seat", b"seat", "server_time", b"server_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_number", b"deal_number", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "seat", b"seat", "seats", b"seats", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_number", b"deal_number", "display_name", b"display_name", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "seat", b"seat", "seats", b"seats", "server_time", b"server_time", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tarok/v1/events.proto.
  */
 export const file_tarok_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChV0YXJvay92MS9ldmVudHMucHJvdG8SCHRhcm9rLnYxIsoCCgxUYWJsZUNyZWF0ZWQSDwoHdmFyaWFudBgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEjQKB29wdGlvbnMYAyADKAsyIy50YXJvay52MS5UYWJsZUNyZWF0ZWQuT3B0aW9uc0VudHJ5Eg0KBWhhbmRzGAQgASgFEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAUSDgoGcHJlc2V0GAYgASgIEh0KBWRlYWxzGAcgAygLMg4udGFyb2sudjEuRGVhbBIUCgxmaXJzdF9kZWFsZXIYCCABKAUSMAoNdGltZV9wZXJfbW92ZRgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIVCg10b3VybmFtZW50X2lkGAogASgJGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIioKDFBsYXllclNlYXRlZBIMCgRzZWF0GAEgASgFEgwKBG5hbWUYAiABKAkiwAEKCUhhbmREZWFsdBITCgtkZWFsX251bWJlchgBIAEoBRIOCgZkZWFsZXIYAiABKAUSDgoGcHJlc2V0GAMgASgIEg0KBW9yZGVyGAQgAygJEiIKBWhhbmRzGAUgAygLMhMudGFyb2sudjEuU2VhdENhcmRzEh0KBXRhbG9uGAYgAygLMg4udGFyb2sudjEuQ2FyZBIsCghkZWFkbGluZRgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAioAEKCE1vdmVNYWRlEgwKBHNlYXQYASABKAUSDwoHbW92ZV9pZBgCIAEoCRINCgVsYWJlbBgDIAEoCRIoCgR0aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZoaWRkZW4YBSABKAgSLAoIZGVhZGxpbmUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlkKCFRpbWVkT3V0EgwKBHNlYXQYASABKAUSLAoIZGVhZGxpbmUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCWZvcmZlaXRlZBgDIAEoCCJ1CgpIYW5kU2NvcmVkEhMKC2RlYWxfbnVtYmVyGAEgASgFEiQKBnJlc3VsdBgCIAEoCzIULnRhcm9rLnYxLkhhbmRSZXN1bHQSDgoGdG90YWxzGAMgAygDEg8KB3JhZGVsY2kYBCADKAUSCwoDcG90GAUgASgDIlEKC1RhYmxlQ2xvc2VkEg4KBnRvdGFscxgBIAMoAxIPCgdyYWRlbGNpGAIgAygFEgsKA3BvdBgDIAEoAxIUCgxoYW5kc19wbGF5ZWQYBCABKAUihQMKBUV2ZW50Eg8KB3ZlcnNpb24YASABKAMSKAoEdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoNdGFibGVfY3JlYXRlZBgKIAEoCzIWLnRhcm9rLnYxLlRhYmxlQ3JlYXRlZEgAEi8KDXBsYXllcl9zZWF0ZWQYCyABKAsyFi50YXJvay52MS5QbGF5ZXJTZWF0ZWRIABIpCgpoYW5kX2RlYWx0GAwgASgLMhMudGFyb2sudjEuSGFuZERlYWx0SAASJwoJbW92ZV9tYWRlGA0gASgLMhIudGFyb2sudjEuTW92ZU1hZGVIABIrCgtoYW5kX3Njb3JlZBgOIAEoCzIULnRhcm9rLnYxLkhhbmRTY29yZWRIABItCgx0YWJsZV9jbG9zZWQYDyABKAsyFS50YXJvay52MS5UYWJsZUNsb3NlZEgAEicKCXRpbWVkX291dBgQIAEoCzISLnRhcm9rLnYxLlRpbWVkT3V0SABCBgoEYm9keSJgCghUYWJsZUxvZxIQCgh0YWJsZV9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEhAKCGNvbXBsZXRlGAMgASgIEh8KBmV2ZW50cxgEIAMoCzIPLnRhcm9rLnYxLkV2ZW50YgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_tarok_v1_cards, file_tarok_v1_results]);
+  fileDesc("ChV0YXJvay92MS9ldmVudHMucHJvdG8SCHRhcm9rLnYxIokDCgxUYWJsZUNyZWF0ZWQSDwoHdmFyaWFudBgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEjQKB29wdGlvbnMYAyADKAsyIy50YXJvay52MS5UYWJsZUNyZWF0ZWQuT3B0aW9uc0VudHJ5Eg0KBWhhbmRzGAQgASgFEhUKDXJ1bGVzX3ZlcnNpb24YBSABKAUSDgoGcHJlc2V0GAYgASgIEh0KBWRlYWxzGAcgAygLMg4udGFyb2sudjEuRGVhbBIUCgxmaXJzdF9kZWFsZXIYCCABKAUSMAoNdGltZV9wZXJfbW92ZRgJIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIVCg10b3VybmFtZW50X2lkGAogASgJEhQKDGRpc3BsYXlfbmFtZRgLIAEoCRIPCgdwcml2YXRlGAwgASgIEhYKDmJvdF9vbl90aW1lb3V0GA0gASgIGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjcKDFBsYXllclNlYXRlZBIMCgRzZWF0GAEgASgFEgwKBG5hbWUYAiABKAkSCwoDYm90GAMgASgJIsABCglIYW5kRGVhbHQSEwoLZGVhbF9udW1iZXIYASABKAUSDgoGZGVhbGVyGAIgASgFEg4KBnByZXNldBgDIAEoCBINCgVvcmRlchgEIAMoCRIiCgVoYW5kcxgFIAMoCzITLnRhcm9rLnYxLlNlYXRDYXJkcxIdCgV0YWxvbhgGIAMoCzIOLnRhcm9rLnYxLkNhcmQSLAoIZGVhZGxpbmUYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqABCghNb3ZlTWFkZRIMCgRzZWF0GAEgASgFEg8KB21vdmVfaWQYAiABKAkSDQoFbGFiZWwYAyABKAkSKAoEdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGaGlkZGVuGAUgASgIEiwKCGRlYWRsaW5lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJmCghUaW1lZE91dBIMCgRzZWF0GAEgASgFEiwKCGRlYWRsaW5lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIRCglmb3JmZWl0ZWQYAyABKAgSCwoDYm90GAQgASgJInUKCkhhbmRTY29yZWQSEwoLZGVhbF9udW1iZXIYASABKAUSJAoGcmVzdWx0GAIgASgLMhQudGFyb2sudjEuSGFuZFJlc3VsdBIOCgZ0b3RhbHMYAyADKAMSDwoHcmFkZWxjaRgEIAMoBRILCgNwb3QYBSABKAMiUQoLVGFibGVDbG9zZWQSDgoGdG90YWxzGAEgAygDEg8KB3JhZGVsY2kYAiADKAUSCwoDcG90GAMgASgDEhQKDGhhbmRzX3BsYXllZBgEIAEoBSKFAwoFRXZlbnQSDwoHdmVyc2lvbhgBIAEoAxIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCg10YWJsZV9jcmVhdGVkGAogASgLMhYudGFyb2sudjEuVGFibGVDcmVhdGVkSAASLwoNcGxheWVyX3NlYXRlZBgLIAEoCzIWLnRhcm9rLnYxLlBsYXllclNlYXRlZEgAEikKCmhhbmRfZGVhbHQYDCABKAsyEy50YXJvay52MS5IYW5kRGVhbHRIABInCgltb3ZlX21hZGUYDSABKAsyEi50YXJvay52MS5Nb3ZlTWFkZUgAEisKC2hhbmRfc2NvcmVkGA4gASgLMhQudGFyb2sudjEuSGFuZFNjb3JlZEgAEi0KDHRhYmxlX2Nsb3NlZBgPIAEoCzIVLnRhcm9rLnYxLlRhYmxlQ2xvc2VkSAASJwoJdGltZWRfb3V0GBAgASgLMhIudGFyb2sudjEuVGltZWRPdXRIAEIGCgRib2R5ImAKCFRhYmxlTG9nEhAKCHRhYmxlX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSEAoIY29tcGxldGUYAyABKAgSHwoGZXZlbnRzGAQgAygLMg8udGFyb2sudjEuRXZlbnQiQQoLVGFibGVMaXN0ZWQSEAoIdGFibGVfaWQYASABKAkSDwoHdmFyaWFudBgCIAEoCRIPCgdwbGF5ZXJzGAMgASgFYgZwcm90bzM", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_tarok_v1_cards, file_tarok_v1_results]);
 
 /**
  * A table was created.
@@ -85,6 +85,27 @@ export type TableCreated = Message<"tarok.v1.TableCreated"> & {
    * @generated from field: string tournament_id = 10;
    */
   tournamentId: string;
+
+  /**
+   * The table's name in the lobby.
+   *
+   * @generated from field: string display_name = 11;
+   */
+  displayName: string;
+
+  /**
+   * Not listed in the lobby.
+   *
+   * @generated from field: bool private = 12;
+   */
+  private: boolean;
+
+  /**
+   * On a timeout a built-in bot takes the seat (else the default move is played).
+   *
+   * @generated from field: bool bot_on_timeout = 13;
+   */
+  botOnTimeout: boolean;
 };
 
 /**
@@ -109,6 +130,13 @@ export type PlayerSeated = Message<"tarok.v1.PlayerSeated"> & {
    * @generated from field: string name = 2;
    */
   name: string;
+
+  /**
+   * The built-in bot the server plays the seat with ("random", "heuristic", "pimc"), if any.
+   *
+   * @generated from field: string bot = 3;
+   */
+  bot: string;
 };
 
 /**
@@ -251,6 +279,13 @@ export type TimedOut = Message<"tarok.v1.TimedOut"> & {
    * @generated from field: bool forfeited = 3;
    */
   forfeited: boolean;
+
+  /**
+   * A built-in bot takes the seat from here on (tables whose timeouts hand seats to bots).
+   *
+   * @generated from field: string bot = 4;
+   */
+  bot: string;
 };
 
 /**
@@ -443,4 +478,33 @@ export type TableLog = Message<"tarok.v1.TableLog"> & {
  */
 export const TableLogSchema: GenMessage<TableLog> = /*@__PURE__*/
   messageDesc(file_tarok_v1_events, 8);
+
+/**
+ * A public table, as recorded in the lobby's log (the order ListTables pages through).
+ *
+ * @generated from message tarok.v1.TableListed
+ */
+export type TableListed = Message<"tarok.v1.TableListed"> & {
+  /**
+   * @generated from field: string table_id = 1;
+   */
+  tableId: string;
+
+  /**
+   * @generated from field: string variant = 2;
+   */
+  variant: string;
+
+  /**
+   * @generated from field: int32 players = 3;
+   */
+  players: number;
+};
+
+/**
+ * Describes the message tarok.v1.TableListed.
+ * Use `create(TableListedSchema)` to create a new message.
+ */
+export const TableListedSchema: GenMessage<TableListed> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_events, 9);
 

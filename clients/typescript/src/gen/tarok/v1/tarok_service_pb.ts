@@ -4,8 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Deal } from "./cards_pb.js";
 import { file_tarok_v1_cards } from "./cards_pb.js";
 import type { Event, TableLog } from "./events_pb.js";
@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tarok/v1/tarok_service.proto.
  */
 export const file_tarok_v1_tarok_service: GenFile = /*@__PURE__*/
-  fileDesc("Chx0YXJvay92MS90YXJva19zZXJ2aWNlLnByb3RvEgh0YXJvay52MSIeCgtQaW5nUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMIh8KDFBpbmdSZXNwb25zZRIPCgdwYXlsb2FkGAEgASgMIhUKE0xpc3RWYXJpYW50c1JlcXVlc3QiPwoUTGlzdFZhcmlhbnRzUmVzcG9uc2USJwoIdmFyaWFudHMYASADKAsyFS50YXJvay52MS5WYXJpYW50SW5mbyLXAQoSQ3JlYXRlVGFibGVSZXF1ZXN0Eg8KB3ZhcmlhbnQYASABKAkSDwoHcGxheWVycxgCIAEoBRI6CgdvcHRpb25zGAMgAygLMikudGFyb2sudjEuQ3JlYXRlVGFibGVSZXF1ZXN0Lk9wdGlvbnNFbnRyeRINCgVoYW5kcxgEIAEoBRIkCgxwcmVzZXRfZGVhbHMYBSADKAsyDi50YXJvay52MS5EZWFsGi4KDE9wdGlvbnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIjgKE0NyZWF0ZVRhYmxlUmVzcG9uc2USEAoIdGFibGVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAyJ1ChBKb2luVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhEKBHNlYXQYAiABKAVIAIgBARIMCgRuYW1lGAMgASgJEhEKCXNwZWN0YXRvchgEIAEoCBISCgpyZXF1ZXN0X2lkGAUgASgJQgcKBV9zZWF0Io4BChFKb2luVGFibGVSZXNwb25zZRINCgV0b2tlbhgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESEAoIdGFibGVfaWQYAyABKAkSDwoHdmVyc2lvbhgEIAEoAxIrCgdleHBpcmVzGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIHCgVfc2VhdCIkChNHZXRUYWJsZVZpZXdSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIjkKFEdldFRhYmxlVmlld1Jlc3BvbnNlEiEKBHZpZXcYASABKAsyEy50YXJvay52MS5UYWJsZVZpZXciqQEKEVN1Ym1pdE1vdmVSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhEKB21vdmVfaWQYAiABKAlIABIiCgRzcGVjGAMgASgLMhIudGFyb2sudjEuTW92ZVNwZWNIABIdChBleHBlY3RlZF92ZXJzaW9uGAQgASgDSAGIAQESEgoKcmVxdWVzdF9pZBgFIAEoCUIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIrEBChJTdWJtaXRNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgRtb3ZlGAIgASgLMhMudGFyb2sudjEuTGVnYWxNb3ZlEhEKBHR1cm4YAyABKAVIAIgBARIkCgZyZXN1bHQYBCABKAsyFC50YXJvay52MS5IYW5kUmVzdWx0EiUKBnN0YXR1cxgFIAEoDjIVLnRhcm9rLnYxLlRhYmxlU3RhdHVzQgcKBV90dXJuIkwKEVdhdGNoVGFibGVSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoAxISCgp3aXRoX3ZpZXdzGAMgASgIIkYKCUhlYXJ0YmVhdBIPCgd2ZXJzaW9uGAEgASgDEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo0BChJXYXRjaFRhYmxlUmVzcG9uc2USIwoEdmlldxgBIAEoCzITLnRhcm9rLnYxLlRhYmxlVmlld0gAEiAKBWV2ZW50GAIgASgLMg8udGFyb2sudjEuRXZlbnRIABIoCgloZWFydGJlYXQYAyABKAsyEy50YXJvay52MS5IZWFydGJlYXRIAEIGCgRpdGVtIkgKEkdldFRhYmxlTG9nUmVxdWVzdBINCgV0b2tlbhgBIAEoCRIjCgZmb3JtYXQYAiABKA4yEy50YXJvay52MS5Mb2dGb3JtYXQiRAoTR2V0VGFibGVMb2dSZXNwb25zZRIfCgNsb2cYASABKAsyEi50YXJvay52MS5UYWJsZUxvZxIMCgRqc29uGAIgASgJKlIKCUxvZ0Zvcm1hdBIaChZMT0dfRk9STUFUX1VOU1BFQ0lGSUVEEAASFAoQTE9HX0ZPUk1BVF9QUk9UTxABEhMKD0xPR19GT1JNQVRfSlNPThACMtUECgxUYXJva1NlcnZpY2USNQoEUGluZxIVLnRhcm9rLnYxLlBpbmdSZXF1ZXN0GhYudGFyb2sudjEuUGluZ1Jlc3BvbnNlEk0KDExpc3RWYXJpYW50cxIdLnRhcm9rLnYxLkxpc3RWYXJpYW50c1JlcXVlc3QaHi50YXJvay52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJKCgtDcmVhdGVUYWJsZRIcLnRhcm9rLnYxLkNyZWF0ZVRhYmxlUmVxdWVzdBodLnRhcm9rLnYxLkNyZWF0ZVRhYmxlUmVzcG9uc2USRAoJSm9pblRhYmxlEhoudGFyb2sudjEuSm9pblRhYmxlUmVxdWVzdBobLnRhcm9rLnYxLkpvaW5UYWJsZVJlc3BvbnNlEk0KDEdldFRhYmxlVmlldxIdLnRhcm9rLnYxLkdldFRhYmxlVmlld1JlcXVlc3QaHi50YXJvay52MS5HZXRUYWJsZVZpZXdSZXNwb25zZRJHCgpTdWJtaXRNb3ZlEhsudGFyb2sudjEuU3VibWl0TW92ZVJlcXVlc3QaHC50YXJvay52MS5TdWJtaXRNb3ZlUmVzcG9uc2USSQoKV2F0Y2hUYWJsZRIbLnRhcm9rLnYxLldhdGNoVGFibGVSZXF1ZXN0GhwudGFyb2sudjEuV2F0Y2hUYWJsZVJlc3BvbnNlMAESSgoLR2V0VGFibGVMb2cSHC50YXJvay52MS5HZXRUYWJsZUxvZ1JlcXVlc3QaHS50YXJvay52MS5HZXRUYWJsZUxvZ1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp, file_tarok_v1_cards, file_tarok_v1_events, file_tarok_v1_moves, file_tarok_v1_results, file_tarok_v1_variants, file_tarok_v1_views]);
+  fileDesc("Chx0YXJvay92MS90YXJva19zZXJ2aWNlLnByb3RvEgh0YXJvay52MSIeCgtQaW5nUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMIh8KDFBpbmdSZXNwb25zZRIPCgdwYXlsb2FkGAEgASgMIhUKE0xpc3RWYXJpYW50c1JlcXVlc3QiPwoUTGlzdFZhcmlhbnRzUmVzcG9uc2USJwoIdmFyaWFudHMYASADKAsyFS50YXJvay52MS5WYXJpYW50SW5mbyKwAwoSQ3JlYXRlVGFibGVSZXF1ZXN0Eg8KB3ZhcmlhbnQYASABKAkSDwoHcGxheWVycxgCIAEoBRI6CgdvcHRpb25zGAMgAygLMikudGFyb2sudjEuQ3JlYXRlVGFibGVSZXF1ZXN0Lk9wdGlvbnNFbnRyeRINCgVoYW5kcxgEIAEoBRIkCgxwcmVzZXRfZGVhbHMYBSADKAsyDi50YXJvay52MS5EZWFsEhQKDGRpc3BsYXlfbmFtZRgGIAEoCRItCgp2aXNpYmlsaXR5GAcgASgOMhkudGFyb2sudjEuVGFibGVWaXNpYmlsaXR5EhIKCnJlcXVlc3RfaWQYCCABKAkSHwoEYm90cxgJIAMoCzIRLnRhcm9rLnYxLkJvdFNlYXQSMAoNdGltZV9wZXJfbW92ZRgKIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIrCgpvbl90aW1lb3V0GAsgASgOMhcudGFyb2sudjEuVGltZW91dEFjdGlvbhouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChNDcmVhdGVUYWJsZVJlc3BvbnNlEhAKCHRhYmxlX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMidQoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESDAoEbmFtZRgDIAEoCRIRCglzcGVjdGF0b3IYBCABKAgSEgoKcmVxdWVzdF9pZBgFIAEoCUIHCgVfc2VhdCKOAQoRSm9pblRhYmxlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhAKCHRhYmxlX2lkGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSKwoHZXhwaXJlcxgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBwoFX3NlYXQiJAoTR2V0VGFibGVWaWV3UmVxdWVzdBINCgV0b2tlbhgBIAEoCSI5ChRHZXRUYWJsZVZpZXdSZXNwb25zZRIhCgR2aWV3GAEgASgLMhMudGFyb2sudjEuVGFibGVWaWV3IqkBChFTdWJtaXRNb3ZlUmVxdWVzdBINCgV0b2tlbhgBIAEoCRIRCgdtb3ZlX2lkGAIgASgJSAASIgoEc3BlYxgDIAEoCzISLnRhcm9rLnYxLk1vdmVTcGVjSAASHQoQZXhwZWN0ZWRfdmVyc2lvbhgEIAEoA0gBiAEBEhIKCnJlcXVlc3RfaWQYBSABKAlCBgoEbW92ZUITChFfZXhwZWN0ZWRfdmVyc2lvbiKxAQoSU3VibWl0TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSIQoEbW92ZRgCIAEoCzITLnRhcm9rLnYxLkxlZ2FsTW92ZRIRCgR0dXJuGAMgASgFSACIAQESJAoGcmVzdWx0GAQgASgLMhQudGFyb2sudjEuSGFuZFJlc3VsdBIlCgZzdGF0dXMYBSABKA4yFS50YXJvay52MS5UYWJsZVN0YXR1c0IHCgVfdHVybiJMChFXYXRjaFRhYmxlUmVxdWVzdBINCgV0b2tlbhgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAMSEgoKd2l0aF92aWV3cxgDIAEoCCJGCglIZWFydGJlYXQSDwoHdmVyc2lvbhgBIAEoAxIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKNAQoSV2F0Y2hUYWJsZVJlc3BvbnNlEiMKBHZpZXcYASABKAsyEy50YXJvay52MS5UYWJsZVZpZXdIABIgCgVldmVudBgCIAEoCzIPLnRhcm9rLnYxLkV2ZW50SAASKAoJaGVhcnRiZWF0GAMgASgLMhMudGFyb2sudjEuSGVhcnRiZWF0SABCBgoEaXRlbSJIChJHZXRUYWJsZUxvZ1JlcXVlc3QSDQoFdG9rZW4YASABKAkSIwoGZm9ybWF0GAIgASgOMhMudGFyb2sudjEuTG9nRm9ybWF0IkQKE0dldFRhYmxlTG9nUmVzcG9uc2USHwoDbG9nGAEgASgLMhIudGFyb2sudjEuVGFibGVMb2cSDAoEanNvbhgCIAEoCSIkCgdCb3RTZWF0EgwKBHNlYXQYASABKAUSCwoDYm90GAIgASgJIkoKEUxpc3RUYWJsZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEg4KBmZpbHRlchgDIAEoCSJCCglMb2JieVNlYXQSDAoEc2VhdBgBIAEoBRIMCgRuYW1lGAIgASgJEgwKBGZyZWUYAyABKAgSCwoDYm90GAQgASgJIpEDCgxUYWJsZVN1bW1hcnkSEAoIdGFibGVfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg8KB3ZhcmlhbnQYAyABKAkSDwoHcGxheWVycxgEIAEoBRI0CgdvcHRpb25zGAUgAygLMiMudGFyb2sudjEuVGFibGVTdW1tYXJ5Lk9wdGlvbnNFbnRyeRIiCgVzZWF0cxgGIAMoCzITLnRhcm9rLnYxLkxvYmJ5U2VhdBIlCgZzdGF0dXMYByABKA4yFS50YXJvay52MS5UYWJsZVN0YXR1cxINCgVoYW5kcxgIIAEoBRIUCgxoYW5kc19wbGF5ZWQYCSABKAUSLwoLY3JlYXRlX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDXRpbWVfcGVyX21vdmUYCyABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24aLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiVQoSTGlzdFRhYmxlc1Jlc3BvbnNlEiYKBnRhYmxlcxgBIAMoCzIWLnRhcm9rLnYxLlRhYmxlU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqUgoJTG9nRm9ybWF0EhoKFkxPR19GT1JNQVRfVU5TUEVDSUZJRUQQABIUChBMT0dfRk9STUFUX1BST1RPEAESEwoPTE9HX0ZPUk1BVF9KU09OEAIqbgoPVGFibGVWaXNpYmlsaXR5EiAKHFRBQkxFX1ZJU0lCSUxJVFlfVU5TUEVDSUZJRUQQABIbChdUQUJMRV9WSVNJQklMSVRZX1BVQkxJQxABEhwKGFRBQkxFX1ZJU0lCSUxJVFlfUFJJVkFURRACKmgKDVRpbWVvdXRBY3Rpb24SHgoaVElNRU9VVF9BQ1RJT05fVU5TUEVDSUZJRUQQABIfChtUSU1FT1VUX0FDVElPTl9ERUZBVUxUX01PVkUQARIWChJUSU1FT1VUX0FDVElPTl9CT1QQAjKeBQoMVGFyb2tTZXJ2aWNlEjUKBFBpbmcSFS50YXJvay52MS5QaW5nUmVxdWVzdBoWLnRhcm9rLnYxLlBpbmdSZXNwb25zZRJNCgxMaXN0VmFyaWFudHMSHS50YXJvay52MS5MaXN0VmFyaWFudHNSZXF1ZXN0Gh4udGFyb2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USSgoLQ3JlYXRlVGFibGUSHC50YXJvay52MS5DcmVhdGVUYWJsZVJlcXVlc3QaHS50YXJvay52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEkQKCUpvaW5UYWJsZRIaLnRhcm9rLnYxLkpvaW5UYWJsZVJlcXVlc3QaGy50YXJvay52MS5Kb2luVGFibGVSZXNwb25zZRJNCgxHZXRUYWJsZVZpZXcSHS50YXJvay52MS5HZXRUYWJsZVZpZXdSZXF1ZXN0Gh4udGFyb2sudjEuR2V0VGFibGVWaWV3UmVzcG9uc2USRwoKU3VibWl0TW92ZRIbLnRhcm9rLnYxLlN1Ym1pdE1vdmVSZXF1ZXN0GhwudGFyb2sudjEuU3VibWl0TW92ZVJlc3BvbnNlEkkKCldhdGNoVGFibGUSGy50YXJvay52MS5XYXRjaFRhYmxlUmVxdWVzdBocLnRhcm9rLnYxLldhdGNoVGFibGVSZXNwb25zZTABEkoKC0dldFRhYmxlTG9nEhwudGFyb2sudjEuR2V0VGFibGVMb2dSZXF1ZXN0Gh0udGFyb2sudjEuR2V0VGFibGVMb2dSZXNwb25zZRJHCgpMaXN0VGFibGVzEhsudGFyb2sudjEuTGlzdFRhYmxlc1JlcXVlc3QaHC50YXJvay52MS5MaXN0VGFibGVzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_tarok_v1_cards, file_tarok_v1_events, file_tarok_v1_moves, file_tarok_v1_results, file_tarok_v1_variants, file_tarok_v1_views]);
 
 /**
  * @generated from message tarok.v1.PingRequest
@@ -125,6 +125,48 @@ export type CreateTableRequest = Message<"tarok.v1.CreateTableRequest"> & {
    * @generated from field: repeated tarok.v1.Deal preset_deals = 5;
    */
   presetDeals: Deal[];
+
+  /**
+   * The table's name in the lobby (up to 60 characters).
+   *
+   * @generated from field: string display_name = 6;
+   */
+  displayName: string;
+
+  /**
+   * PUBLIC (the default) tables are listed by ListTables; PRIVATE ones are joined by id only.
+   *
+   * @generated from field: tarok.v1.TableVisibility visibility = 7;
+   */
+  visibility: TableVisibility;
+
+  /**
+   * Idempotency key: a repeated request id returns the first answer and creates nothing.
+   *
+   * @generated from field: string request_id = 8;
+   */
+  requestId: string;
+
+  /**
+   * Seats the server plays itself with a built-in bot (the other seats are for JoinTable).
+   *
+   * @generated from field: repeated tarok.v1.BotSeat bots = 9;
+   */
+  bots: BotSeat[];
+
+  /**
+   * Time a seat has for each move; unset or zero: no clock.
+   *
+   * @generated from field: google.protobuf.Duration time_per_move = 10;
+   */
+  timePerMove?: Duration | undefined;
+
+  /**
+   * What the server does for a seat that lets its time run out (with a time per move).
+   *
+   * @generated from field: tarok.v1.TimeoutAction on_timeout = 11;
+   */
+  onTimeout: TimeoutAction;
 };
 
 /**
@@ -512,6 +554,200 @@ export const GetTableLogResponseSchema: GenMessage<GetTableLogResponse> = /*@__P
   messageDesc(file_tarok_v1_tarok_service, 16);
 
 /**
+ * A seat the server plays with a built-in bot.
+ *
+ * @generated from message tarok.v1.BotSeat
+ */
+export type BotSeat = Message<"tarok.v1.BotSeat"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * "random", "heuristic" or "pimc".
+   *
+   * @generated from field: string bot = 2;
+   */
+  bot: string;
+};
+
+/**
+ * Describes the message tarok.v1.BotSeat.
+ * Use `create(BotSeatSchema)` to create a new message.
+ */
+export const BotSeatSchema: GenMessage<BotSeat> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 17);
+
+/**
+ * @generated from message tarok.v1.ListTablesRequest
+ */
+export type ListTablesRequest = Message<"tarok.v1.ListTablesRequest"> & {
+  /**
+   * At most this many tables (0: 50; at most 500).
+   *
+   * @generated from field: int32 page_size = 1;
+   */
+  pageSize: number;
+
+  /**
+   * From a previous response's next_page_token (same filter).
+   *
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+
+  /**
+   * Terms joined by AND: variant = "slovenian", players = 4, state = open|playing|finished.
+   *
+   * @generated from field: string filter = 3;
+   */
+  filter: string;
+};
+
+/**
+ * Describes the message tarok.v1.ListTablesRequest.
+ * Use `create(ListTablesRequestSchema)` to create a new message.
+ */
+export const ListTablesRequestSchema: GenMessage<ListTablesRequest> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 18);
+
+/**
+ * One seat as the lobby shows it.
+ *
+ * @generated from message tarok.v1.LobbySeat
+ */
+export type LobbySeat = Message<"tarok.v1.LobbySeat"> & {
+  /**
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The player's name; empty when the seat is free.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: bool free = 3;
+   */
+  free: boolean;
+
+  /**
+   * The built-in bot playing the seat, if any.
+   *
+   * @generated from field: string bot = 4;
+   */
+  bot: string;
+};
+
+/**
+ * Describes the message tarok.v1.LobbySeat.
+ * Use `create(LobbySeatSchema)` to create a new message.
+ */
+export const LobbySeatSchema: GenMessage<LobbySeat> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 19);
+
+/**
+ * A table as the lobby shows it.
+ *
+ * @generated from message tarok.v1.TableSummary
+ */
+export type TableSummary = Message<"tarok.v1.TableSummary"> & {
+  /**
+   * @generated from field: string table_id = 1;
+   */
+  tableId: string;
+
+  /**
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * @generated from field: string variant = 3;
+   */
+  variant: string;
+
+  /**
+   * @generated from field: int32 players = 4;
+   */
+  players: number;
+
+  /**
+   * Every option resolved to a value.
+   *
+   * @generated from field: map<string, string> options = 5;
+   */
+  options: { [key: string]: string };
+
+  /**
+   * @generated from field: repeated tarok.v1.LobbySeat seats = 6;
+   */
+  seats: LobbySeat[];
+
+  /**
+   * @generated from field: tarok.v1.TableStatus status = 7;
+   */
+  status: TableStatus;
+
+  /**
+   * @generated from field: int32 hands = 8;
+   */
+  hands: number;
+
+  /**
+   * @generated from field: int32 hands_played = 9;
+   */
+  handsPlayed: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp create_time = 10;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * The time per move; unset when the table has no clock.
+   *
+   * @generated from field: google.protobuf.Duration time_per_move = 11;
+   */
+  timePerMove?: Duration | undefined;
+};
+
+/**
+ * Describes the message tarok.v1.TableSummary.
+ * Use `create(TableSummarySchema)` to create a new message.
+ */
+export const TableSummarySchema: GenMessage<TableSummary> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 20);
+
+/**
+ * @generated from message tarok.v1.ListTablesResponse
+ */
+export type ListTablesResponse = Message<"tarok.v1.ListTablesResponse"> & {
+  /**
+   * @generated from field: repeated tarok.v1.TableSummary tables = 1;
+   */
+  tables: TableSummary[];
+
+  /**
+   * Pass as page_token for the next page; empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message tarok.v1.ListTablesResponse.
+ * Use `create(ListTablesResponseSchema)` to create a new message.
+ */
+export const ListTablesResponseSchema: GenMessage<ListTablesResponse> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 21);
+
+/**
  * How GetTableLog returns the log.
  *
  * @generated from enum tarok.v1.LogFormat
@@ -542,6 +778,74 @@ export enum LogFormat {
  */
 export const LogFormatSchema: GenEnum<LogFormat> = /*@__PURE__*/
   enumDesc(file_tarok_v1_tarok_service, 0);
+
+/**
+ * Who may find a table.
+ *
+ * @generated from enum tarok.v1.TableVisibility
+ */
+export enum TableVisibility {
+  /**
+   * Public.
+   *
+   * @generated from enum value: TABLE_VISIBILITY_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Listed in the lobby.
+   *
+   * @generated from enum value: TABLE_VISIBILITY_PUBLIC = 1;
+   */
+  PUBLIC = 1,
+
+  /**
+   * Not listed: joined by table id only.
+   *
+   * @generated from enum value: TABLE_VISIBILITY_PRIVATE = 2;
+   */
+  PRIVATE = 2,
+}
+
+/**
+ * Describes the enum tarok.v1.TableVisibility.
+ */
+export const TableVisibilitySchema: GenEnum<TableVisibility> = /*@__PURE__*/
+  enumDesc(file_tarok_v1_tarok_service, 1);
+
+/**
+ * What happens when a seat's time per move runs out.
+ *
+ * @generated from enum tarok.v1.TimeoutAction
+ */
+export enum TimeoutAction {
+  /**
+   * The seat's default move.
+   *
+   * @generated from enum value: TIMEOUT_ACTION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The seat's default move (pass in an auction, the first legal card in play, ...).
+   *
+   * @generated from enum value: TIMEOUT_ACTION_DEFAULT_MOVE = 1;
+   */
+  DEFAULT_MOVE = 1,
+
+  /**
+   * A built-in heuristic bot takes the seat for the rest of the match.
+   *
+   * @generated from enum value: TIMEOUT_ACTION_BOT = 2;
+   */
+  BOT = 2,
+}
+
+/**
+ * Describes the enum tarok.v1.TimeoutAction.
+ */
+export const TimeoutActionSchema: GenEnum<TimeoutAction> = /*@__PURE__*/
+  enumDesc(file_tarok_v1_tarok_service, 2);
 
 /**
  * The tarok game server: rules-authoritative tables played over gRPC.
@@ -577,7 +881,8 @@ export const TarokService: GenService<{
    * Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
    * Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
    * Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
-   * Error: INVALID_ARGUMENT INVALID_FIELD - `hands` out of range (metadata `field`).
+   * Error: INVALID_ARGUMENT INVALID_FIELD - `hands`, `display_name`, `visibility`, `bots`,
+   * `time_per_move` or `on_timeout` out of range (metadata `field` names it).
    *
    * @generated from rpc tarok.v1.TarokService.CreateTable
    */
@@ -661,6 +966,18 @@ export const TarokService: GenService<{
     methodKind: "unary";
     input: typeof GetTableLogRequestSchema;
     output: typeof GetTableLogResponseSchema;
+  },
+  /**
+   * The lobby: public tables, oldest first, filtered and paged (AIP-132).
+   * Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
+   * `page_token` that is not from a previous answer with the same filter.
+   *
+   * @generated from rpc tarok.v1.TarokService.ListTables
+   */
+  listTables: {
+    methodKind: "unary";
+    input: typeof ListTablesRequestSchema;
+    output: typeof ListTablesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_tarok_v1_tarok_service, 0);
