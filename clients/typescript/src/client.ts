@@ -1,5 +1,6 @@
 // The SDK: a TarokClient over any Connect transport, and a TarokSeat holding one seat's token.
 import { create } from "@bufbuild/protobuf";
+import { durationFromMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import type { CallOptions, Client, Transport } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -7,11 +8,14 @@ import { DealSchema } from "./gen/tarok/v1/cards_pb.js";
 import type { TableLog } from "./gen/tarok/v1/events_pb.js";
 import {
   LogFormat,
+  TableVisibility,
   TarokService,
+  TimeoutAction,
 } from "./gen/tarok/v1/tarok_service_pb.js";
 import type {
   JoinTableRequestSchema,
   SubmitMoveResponse,
+  TableSummary,
   WatchTableResponse,
 } from "./gen/tarok/v1/tarok_service_pb.js";
 import { TournamentService } from "./gen/tarok/v1/tournament_service_pb.js";
@@ -37,6 +41,25 @@ export interface CreateTableOptions {
   readonly options?: Readonly<Record<string, OptionValue>>;
   /** Explicit card orders, one per deal (card codes), for reproducible games. */
   readonly presetDeals?: readonly (readonly string[])[];
+  /** The table's name in the lobby. */
+  readonly displayName?: string;
+  /** Private tables are not listed in the lobby (joined by id only). Default: public. */
+  readonly private?: boolean;
+  /** Seats the server plays itself with a built-in bot ("random", "heuristic", "pimc"). */
+  readonly bots?: readonly { readonly seat: number; readonly bot: string }[];
+  /** Time per move in milliseconds (omitted or 0: no clock). */
+  readonly timePerMoveMs?: number;
+  /** On a timeout a heuristic bot takes the seat, instead of the default move being played. */
+  readonly botOnTimeout?: boolean;
+  /** Idempotency key (a fresh unpredictable one is generated when omitted). */
+  readonly requestId?: string;
+}
+
+export interface ListTablesOptions {
+  /** Terms joined by AND: `variant = "slovenian"`, `players = 4`, `state = open`. */
+  readonly filter?: string;
+  /** Tables per page (the server's default when omitted). */
+  readonly pageSize?: number;
 }
 
 export interface JoinOptions {
@@ -128,6 +151,7 @@ export class TarokClient {
   async createTable(table: CreateTableOptions): Promise<string> {
     const options: Record<string, string> = {};
     for (const [name, value] of Object.entries(table.options ?? {})) options[name] = String(value);
+    const requestId = table.requestId ?? newRequestId();
     const response = await this.retrying((o) =>
       this.raw.createTable(
         {
@@ -138,11 +162,28 @@ export class TarokClient {
           presetDeals: (table.presetDeals ?? []).map((cards) =>
             create(DealSchema, { cards: [...cards] }),
           ),
+          displayName: table.displayName ?? "",
+          visibility: table.private ? TableVisibility.PRIVATE : TableVisibility.PUBLIC,
+          bots: (table.bots ?? []).map((b) => ({ seat: b.seat, bot: b.bot })),
+          timePerMove: table.timePerMoveMs ? durationFromMs(table.timePerMoveMs) : undefined,
+          onTimeout: table.botOnTimeout ? TimeoutAction.BOT : TimeoutAction.DEFAULT_MOVE,
+          requestId,
         },
         o,
       ),
     );
     return response.tableId;
+  }
+
+  /** The lobby: public tables matching `filter`, oldest first, every page in turn. */
+  async *tables(options: ListTablesOptions = {}): AsyncGenerator<TableSummary> {
+    let pageToken = "";
+    do {
+      const request = { filter: options.filter ?? "", pageSize: options.pageSize ?? 0, pageToken };
+      const page = await this.retrying((o) => this.raw.listTables(request, o));
+      yield* page.tables;
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
   }
 
   /** Take a seat (the first free one unless `seat` is given). */

@@ -4,6 +4,7 @@ export type {
   ClientOptions,
   CreateTableOptions,
   JoinOptions,
+  ListTablesOptions,
   OptionValue,
   SubmitOptions,
   WatchOptions,
