@@ -34,8 +34,6 @@ export interface SavedSeat {
   readonly seat: number | undefined;
   readonly name: string;
   readonly variant: string;
-  /** A seat this page plays with a random bot. */
-  readonly bot: boolean;
   readonly savedAt: number;
 }
 

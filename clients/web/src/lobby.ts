@@ -1,9 +1,12 @@
 // The lobby: create a table (variant, players, options, bots), join one by id, resume a seat.
 import { errorInfo } from "../../typescript/src/index.js";
-import type { OptionInfo, VariantInfo } from "../../typescript/src/index.js";
+import { TableStatus } from "../../typescript/src/index.js";
+import type { OptionInfo, TableSummary, VariantInfo } from "../../typescript/src/index.js";
 import { client, connectionOk, forgetTable, saveSeat, savedSeats } from "./api.js";
-import { addBots } from "./bots.js";
 import { fill, h } from "./dom.js";
+
+const BOTS = ["heuristic", "random", "pimc"];
+const CLOCKS = [0, 15, 30, 60, 120];
 
 const NAME_KEY = "tarok.name";
 
@@ -33,11 +36,12 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
   const createForm = h("form", { class: "panel", "data-testid": "create-form" });
   const joinForm = h("form", { class: "panel" });
   const mine = h("section", { class: "panel" });
+  const listed = h("section", { class: "panel tables", "data-testid": "open-tables" });
   fill(
     root,
     h("header", { class: "bar" }, h("h1", {}, "Tarok"), h("span", { class: "muted" }, "lobby")),
     status,
-    h("div", { class: "lobby" }, createForm, joinForm, mine),
+    h("div", { class: "lobby" }, createForm, listed, joinForm, mine),
   );
 
   let variants: VariantInfo[] = [];
@@ -63,7 +67,13 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
   );
   const playersSelect = h("select", { name: "players" });
   const botsSelect = h("select", { name: "bots" });
+  const botKind = h("select", { name: "bot" }, BOTS.map((b) => h("option", { value: b }, b)));
   const hands = h("input", { name: "hands", type: "number", min: 1, max: 100, value: 4 });
+  const tableName = h("input", { name: "display_name", maxlength: 60, placeholder: "optional" });
+  const privateBox = h("input", { name: "private", type: "checkbox" });
+  const clock = h("select", { name: "clock" },
+    CLOCKS.map((c) => h("option", { value: c, selected: c === 0 }, c === 0 ? "no clock" : `${c} s per move`)));
+  const takeOver = h("input", { name: "bot_on_timeout", type: "checkbox" });
   const options = h("div", { class: "options" });
 
   const refresh = (): void => {
@@ -92,7 +102,12 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
     field("Game", variantSelect),
     field("Players", playersSelect),
     field("Hands", hands),
-    field("Bots in the empty seats", botsSelect, "random bots, played by this page"),
+    field("Bots in the other seats", botsSelect),
+    field("Bot", botKind),
+    field("Clock", clock),
+    h("label", { class: "check" }, takeOver, " a bot takes over a seat that runs out of time"),
+    field("Table name", tableName),
+    h("label", { class: "check" }, privateBox, " private (not listed; share the table id)"),
     h("details", {}, h("summary", {}, "Rules options"), options),
     h("button", { type: "submit", class: "primary", "data-testid": "create" }, "Create and sit down"),
   );
@@ -108,15 +123,22 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
     const variant = variantSelect.value;
     void (async () => {
       try {
+        const players = Number(playersSelect.value);
+        const count = Number(botsSelect.value);
+        const bots = Array.from({ length: count }, (_, i) => ({ seat: players - count + i, bot: botKind.value }));
         const tableId = await client.createTable({
           variant,
-          players: Number(playersSelect.value),
+          players,
           hands: Number(hands.value),
           options: chosen,
+          bots,
+          displayName: tableName.value.trim() || `${name}'s table`,
+          private: privateBox.checked,
+          timePerMoveMs: Number(clock.value) * 1000,
+          botOnTimeout: takeOver.checked,
         });
         const seat = await client.join(tableId, { name, seat: 0 });
-        saveSeat({ tableId, token: seat.token, seat: seat.seat, name, variant, bot: false, savedAt: Date.now() });
-        await addBots(tableId, variant, Number(botsSelect.value));
+        saveSeat({ tableId, token: seat.token, seat: seat.seat, name, variant, savedAt: Date.now() });
         openTable(tableId);
       } catch (err) {
         status.textContent = errorText(err);
@@ -134,10 +156,20 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
     h("button", { type: "submit" }, "Join"),
     h("button", { type: "button", onclick: () => void watch() }, "Watch"),
   );
-  const watch = async (): Promise<void> => {
+  const watch = async (tableId = tableInput.value.trim()): Promise<void> => {
     try {
-      const seat = await client.spectate(tableInput.value.trim());
-      saveSeat({ tableId: seat.tableId, token: seat.token, seat: undefined, name: "spectator", variant: "", bot: false, savedAt: Date.now() });
+      const seat = await client.spectate(tableId);
+      saveSeat({ tableId: seat.tableId, token: seat.token, seat: undefined, name: "spectator", variant: "", savedAt: Date.now() });
+      openTable(seat.tableId);
+    } catch (err) {
+      status.textContent = errorText(err);
+    }
+  };
+  const join = async (tableId: string, wanted: number | undefined, variant: string): Promise<void> => {
+    const name = nameInput.value.trim() || "guest";
+    try {
+      const seat = await client.join(tableId, { name, seat: wanted });
+      saveSeat({ tableId: seat.tableId, token: seat.token, seat: seat.seat, name, variant, savedAt: Date.now() });
       openTable(seat.tableId);
     } catch (err) {
       status.textContent = errorText(err);
@@ -145,20 +177,12 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
   };
   joinForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    const name = nameInput.value.trim() || "guest";
-    void (async () => {
-      try {
-        const wanted = seatInput.value === "" ? undefined : Number(seatInput.value);
-        const seat = await client.join(tableInput.value.trim(), { name, seat: wanted });
-        saveSeat({ tableId: seat.tableId, token: seat.token, seat: seat.seat, name, variant: "", bot: false, savedAt: Date.now() });
-        openTable(seat.tableId);
-      } catch (err) {
-        status.textContent = errorText(err);
-      }
-    })();
+    const wanted = seatInput.value === "" ? undefined : Number(seatInput.value);
+    void join(tableInput.value.trim(), wanted, "");
   });
+  void listTables(listed, join, watch);
 
-  const seats = savedSeats().filter((s) => !s.bot);
+  const seats = savedSeats();
   fill(
     mine,
     h("h2", {}, "Your seats"),
@@ -177,5 +201,47 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
             ),
           ),
         ),
+  );
+}
+
+/** The lobby's list: open tables to join, tables in play to watch. */
+async function listTables(
+  panel: HTMLElement,
+  join: (tableId: string, seat: number | undefined, variant: string) => Promise<void>,
+  watch: (tableId: string) => Promise<void>,
+): Promise<void> {
+  const rows: TableSummary[] = [];
+  try {
+    for await (const table of client.tables({ filter: "state = open", pageSize: 100 })) {
+      rows.push(table);
+      if (rows.length >= 50) break;
+    }
+    for await (const table of client.tables({ filter: "state = playing", pageSize: 100 })) {
+      rows.push(table);
+      if (rows.length >= 100) break;
+    }
+  } catch (err) {
+    fill(panel, h("h2", {}, "Tables"), h("p", { class: "error" }, errorText(err)));
+    return;
+  }
+  const clock = (t: TableSummary): string =>
+    t.timePerMove ? ` · ${Number(t.timePerMove.seconds)} s per move` : "";
+  fill(
+    panel,
+    h("h2", {}, "Tables"),
+    rows.length === 0
+      ? h("p", { class: "muted" }, "No open tables: create one.")
+      : h("ul", { class: "listing" }, rows.map((t) => {
+          const free = t.seats.filter((s) => s.free).length;
+          const who = t.seats.map((s) => (s.free ? "·" : s.bot ? `${s.name} (bot)` : s.name)).join(", ");
+          return h("li", { "data-table": t.tableId },
+            h("strong", {}, t.displayName || t.tableId),
+            h("span", { class: "muted" }, ` ${t.variant}, ${t.players} players, ${t.hands} hand${t.hands === 1 ? "" : "s"}${clock(t)}`),
+            h("div", { class: "muted" }, who),
+            t.status === TableStatus.SEATING && free > 0
+              ? h("button", { type: "button", onclick: () => void join(t.tableId, undefined, t.variant) }, `Sit down (${free} free)`)
+              : null,
+            h("button", { type: "button", class: "link", onclick: () => void watch(t.tableId) }, "watch"));
+        })),
   );
 }

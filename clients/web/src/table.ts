@@ -11,7 +11,6 @@ import type {
   TarokSeat,
 } from "../../typescript/src/index.js";
 import { client, connectionOk, onConnection, savedSeats } from "./api.js";
-import { resumeBots } from "./bots.js";
 import { cardFace } from "./cards.js";
 import { fill, h } from "./dom.js";
 
@@ -36,8 +35,7 @@ function points(n: bigint | number): string {
 
 /** The table page; returns a function that stops it. */
 export function showTable(root: HTMLElement, tableId: string, back: () => void): () => void {
-  const saved = savedSeats().filter((s) => s.tableId === tableId);
-  const mine = saved.find((s) => !s.bot) ?? saved[0];
+  const mine = savedSeats().find((s) => s.tableId === tableId);
   if (mine === undefined) {
     fill(
       root,
@@ -46,7 +44,6 @@ export function showTable(root: HTMLElement, tableId: string, back: () => void):
     );
     return () => undefined;
   }
-  resumeBots(tableId);
   const seat = client.seatWithToken(tableId, mine.token, mine.seat);
   const page = new TablePage(root, seat, back);
   void page.run();
@@ -91,6 +88,10 @@ class TablePage {
         const { case: kind, value } = item.item;
         if (kind === "view") {
           this.view = value;
+          if (value.serverTime) {
+            const server = Number(value.serverTime.seconds) * 1000 + value.serverTime.nanos / 1e6;
+            this.skewMs = server - Date.now();
+          }
           this.pending = false;
           this.render();
         } else if (kind === "event" && value.body.case === "handScored") {
@@ -180,6 +181,7 @@ class TablePage {
           h("strong", {}, this.name(i) || (s.taken ? "" : "free")),
           role ? h("span", { class: "tag" }, role) : null,
           hand?.dealer === i ? h("span", { class: "tag" }, "dealer") : null,
+          s.bot ? h("span", { class: "tag bot", title: `played by the server's ${s.bot} bot` }, s.bot) : null,
           h("span", { class: "muted" },
             hand ? `${hand.handSizes[i] ?? 0} cards · ${hand.tricksWon[i] ?? 0} tricks` : ""),
           h("span", { class: "total", "data-testid": `total-${i}` }, String(Number(view.totals[i] ?? 0n))),

@@ -108,6 +108,7 @@ describe("the web table in Chromium", { skip }, () => {
     await page.selectOption('select[name="players"]', "4");
     await page.fill('input[name="hands"]', "1");
     await page.selectOption('select[name="bots"]', "3");
+    await page.selectOption('select[name="bot"]', "heuristic");
     await page.screenshot({ path: join(ARTIFACTS, "lobby.png"), fullPage: true });
     await page.getByTestId("create").click();
     await page.getByTestId("table-id").waitFor({ timeout: 30_000 });
