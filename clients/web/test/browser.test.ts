@@ -69,7 +69,7 @@ describe("the web table in Chromium", { skip }, () => {
   }
 
   /** Click random legal moves until the match is over; returns the number of clicks. */
-  async function playToTheEnd(page: Page): Promise<number> {
+  async function playToTheEnd(page: Page, restart?: () => Promise<void>): Promise<number> {
     let clicks = 0;
     let shot = false;
     for (;;) {
@@ -90,7 +90,8 @@ describe("the web table in Chromium", { skip }, () => {
       } catch {
         continue; // the page re-rendered under the click (a new view arrived): look again
       }
-      if (!shot && (await page.locator('[data-testid="trick"] figure').count()) >= 2) {
+      if (clicks === 4 && restart !== undefined) await restart();
+    if (!shot && (await page.locator('[data-testid="trick"] figure').count()) >= 2) {
         await page.screenshot({ path: join(ARTIFACTS, "hand.png"), fullPage: true });
         shot = true;
       }
@@ -113,7 +114,17 @@ describe("the web table in Chromium", { skip }, () => {
     await page.getByTestId("create").click();
     await page.getByTestId("table-id").waitFor({ timeout: 30_000 });
 
-    const clicks = await playToTheEnd(page);
+    // Mid-hand the server restarts on the same ports (same store and signing key): the page
+    // shows that it is reconnecting, then carries on with the same seat.
+    const restart = async (): Promise<void> => {
+      const { port, httpUrl } = server;
+      await server.stop();
+      await page.getByText("reconnecting…").waitFor({ timeout: 60_000 });
+      const httpPort = Number(new URL(httpUrl).port);
+      server = await home.start(port, httpPort, ["--static-dir", join(ROOT, "clients", "web", "dist")]);
+      await page.getByText("connected", { exact: true }).waitFor({ timeout: 60_000 });
+    };
+    const clicks = await playToTheEnd(page, restart);
     assert.ok(clicks > 0, "the person made moves");
     const tableId = (await page.getByTestId("table-id").textContent()) ?? "";
     const shown = await Promise.all(
