@@ -14,7 +14,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from ..engine.options import OptionError
 from ..engine.variant import Variant, all_variants, find_variant
 from ..store import DuplicateRequest, EventStore, VersionConflict
-from . import codec, commands, drive, events, lobby, logs, moves, tables
+from . import codec, commands, drive, events, lobby, logs, moves, rematch, seats, tables
 from . import errors as e
 from .config import ServerConfig
 from .context import Context, request_id
@@ -83,6 +83,32 @@ class TarokApp:
     async def list_tables(self, request: svc.ListTablesRequest) -> svc.ListTablesResponse:
         return await lobby.list_tables(self.ctx, request)
 
+    async def leave_table(self, request: svc.LeaveTableRequest) -> svc.LeaveTableResponse:
+        return await seats.leave(self.ctx, request)
+
+    async def rematch(self, request: svc.RematchRequest) -> svc.RematchResponse:
+        table_id, seat, name, rid = await rematch.rematch(self.ctx, request)
+        join = svc.JoinTableRequest(table_id=table_id, seat=seat, name=name, request_id=rid)
+        joined = await self.join_table(join)
+        return svc.RematchResponse(
+            token=joined.token,
+            seat=seat,
+            table_id=table_id,
+            version=joined.version,
+            expires=joined.expires,
+        )
+
+    async def rejoin_table(self, request: svc.RejoinTableRequest) -> svc.RejoinTableResponse:
+        table, seat = await seats.rejoin(self.ctx, request)
+        joined = self._joined(table, seat)
+        return svc.RejoinTableResponse(
+            token=joined.token,
+            seat=seat,
+            table_id=joined.table_id,
+            version=joined.version,
+            expires=joined.expires,
+        )
+
     async def join_table(self, request: svc.JoinTableRequest) -> svc.JoinTableResponse:
         """Take a seat (or the first free one), or a spectator token."""
         if not request.table_id:
@@ -94,6 +120,7 @@ class TarokApp:
         table = await self.ctx.cache.load(request.table_id)
         if request.spectator:
             return self._joined(table, None)
+        await lobby.check_open(self.ctx, table)
         for _ in range(self.ctx.config.move_retries):
             seat = await self._pick_seat(table, request, rid)
             if isinstance(seat, svc.JoinTableResponse):
@@ -122,6 +149,7 @@ class TarokApp:
     async def get_view(self, request: svc.GetTableViewRequest) -> svc.GetTableViewResponse:
         claim = self.ctx.claim(request.token)
         table = await self.ctx.cache.load(claim.table_id)
+        seats.check_current(claim, table)
         return svc.GetTableViewResponse(view=table_view(table, claim.seat))
 
     async def submit_move(self, request: svc.SubmitMoveRequest) -> svc.SubmitMoveResponse:
@@ -161,7 +189,10 @@ class TarokApp:
         return self._joined(table, payload.seat)  # type: ignore[union-attr]
 
     def _joined(self, table: TableState, seat: int | None) -> svc.JoinTableResponse:
-        token, expires = self.ctx.tokens.issue(table.table_id, seat, self.ctx.clock())
+        generation = table.generations[seat] if seat is not None else 1
+        token, expires = self.ctx.tokens.issue(
+            table.table_id, seat, self.ctx.clock(), generation
+        )
         out = svc.JoinTableResponse(token=token, table_id=table.table_id, version=table.version)
         out.expires.FromSeconds(expires)
         if seat is not None:

@@ -37,6 +37,7 @@ class ServerConfig:
     http_host: str = "[::]"
     cors_origins: tuple[str, ...] = ()  # origins browsers may call from ("*": any)
     static_dir: str | None = None  # files served on the HTTP port (the web frontend)
+    open_table_ttl_seconds: float = 24 * 3600.0  # an open table idle this long expires; 0: never
 
 
 def resolve_secret(

@@ -17,6 +17,7 @@ MOVE_MADE = "MoveMade"
 HAND_SCORED = "HandScored"
 TABLE_CLOSED = "TableClosed"
 TIMED_OUT = "TimedOut"
+PLAYER_LEFT = "PlayerLeft"
 
 Payload = (
     ev.TableCreated
@@ -26,6 +27,7 @@ Payload = (
     | ev.HandScored
     | ev.TableClosed
     | ev.TimedOut
+    | ev.PlayerLeft
 )
 
 CLASSES: dict[str, type[Message]] = {
@@ -36,6 +38,7 @@ CLASSES: dict[str, type[Message]] = {
     HAND_SCORED: ev.HandScored,
     TABLE_CLOSED: ev.TableClosed,
     TIMED_OUT: ev.TimedOut,
+    PLAYER_LEFT: ev.PlayerLeft,
 }
 FIELDS = {
     TABLE_CREATED: "table_created",
@@ -45,6 +48,7 @@ FIELDS = {
     HAND_SCORED: "hand_scored",
     TABLE_CLOSED: "table_closed",
     TIMED_OUT: "timed_out",
+    PLAYER_LEFT: "player_left",
 }
 
 

@@ -139,13 +139,29 @@ async def list_tables(ctx: Context, request: svc.ListTablesRequest) -> svc.ListT
             if not wanted.keeps_entry(entry):
                 continue
             table = await _load(ctx, entry.table_id)
-            if table is not None and wanted.keeps(table):
+            if table is not None and wanted.keeps(table) and not await expired(ctx, table):
                 out.tables.append(summary(table, item.created_at))
                 if len(out.tables) == size:
                     break
     if await ctx.store.version(LOBBY) > position:
         out.next_page_token = page_token(position, request.filter)
     return out
+
+
+async def expired(ctx: Context, table: TableState) -> bool:
+    """Whether an open table has waited for players longer than the configured time since
+    its last event (abandoned: no longer listed nor joinable)."""
+    ttl = ctx.config.open_table_ttl_seconds
+    if table.status != SEATING or ttl <= 0:
+        return False
+    last = await ctx.store.read(table.table_id, table.version - 1, 1)
+    return bool(last) and ctx.clock() - last[0].created_at > ttl
+
+
+async def check_open(ctx: Context, table: TableState) -> None:
+    """FAILED_PRECONDITION TABLE_EXPIRED for an abandoned open table."""
+    if await expired(ctx, table):
+        raise e.precondition(e.TABLE_EXPIRED, "the table waited too long for players and expired")
 
 
 async def _load(ctx: Context, table_id: str) -> TableState | None:
@@ -168,6 +184,7 @@ def summary(table: TableState, created: float) -> svc.TableSummary:
         hands=table.hands,
         hands_played=table.match.played,
         create_time=timestamp(created),
+        rematch_of=table.rematch_of,
     )
     out.options.update({k: option_text(v) for k, v in table.rules.options.items()})
     for seat, name in enumerate(table.seats):

@@ -12,6 +12,7 @@ from ..store import StoredEvent
 from . import errors as e
 from . import events
 from .context import Context
+from .seats import check_current
 from .table import FINISHED, TableState, fold
 from .tournaments.log import is_finished
 from .views import filter_event, table_view
@@ -56,6 +57,7 @@ async def get_log(ctx: Context, request: svc.GetTableLogRequest) -> svc.GetTable
         events=follower.feed(stored, complete),
     )
     if follower.table is not None:
+        check_current(claim, follower.table)
         ctx.cache.put(follower.table)
     if request.format == svc.LOG_FORMAT_JSON:
         return svc.GetTableLogResponse(json=json_format.MessageToJson(log))
@@ -98,11 +100,14 @@ async def watch(
     slots.acquire()
     try:
         table = await ctx.cache.load(claim.table_id)
+        check_current(claim, table)
         follower, history = await _history(ctx, table, claim.seat, request.from_version)
         yield svc.WatchTableResponse(view=table_view(table, claim.seat))
         for event in history:
             yield svc.WatchTableResponse(event=event)
         async for item in _live(ctx, follower, request.with_views):
+            if follower.table is not None:
+                check_current(claim, follower.table)  # the seat may be taken again meanwhile
             yield item
     finally:
         slots.release()

@@ -19,6 +19,7 @@ from . import codec, commands, events
 from . import errors as e
 from .cache import apply_stored
 from .context import Context, request_id
+from .seats import check_current
 from .table import FINISHED, PLAYING, SEATING, TableState
 from .views import STATUS
 
@@ -41,6 +42,7 @@ async def submit_move(ctx: Context, request: svc.SubmitMoveRequest) -> svc.Submi
         table, fresh = await ctx.cache.load(table_id), True
     for _ in range(ctx.config.move_retries):
         try:
+            check_current(claim, table)
             batch = decide(ctx, table, seat, move, expected)
         except e.ServiceError as err:
             if not fresh:

@@ -71,3 +71,19 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
         self, request: svc.ListTablesRequest, context: Ctx
     ) -> svc.ListTablesResponse:
         return await self.app.list_tables(request)
+
+    @unary
+    async def LeaveTable(
+        self, request: svc.LeaveTableRequest, context: Ctx
+    ) -> svc.LeaveTableResponse:
+        return await self.app.leave_table(request)
+
+    @unary
+    async def RejoinTable(
+        self, request: svc.RejoinTableRequest, context: Ctx
+    ) -> svc.RejoinTableResponse:
+        return await self.app.rejoin_table(request)
+
+    @unary
+    async def Rematch(self, request: svc.RematchRequest, context: Ctx) -> svc.RematchResponse:
+        return await self.app.rematch(request)

@@ -50,6 +50,8 @@ class TableState:
     private: bool = False  # not listed in the lobby
     bots: tuple[str, ...] = ()  # the built-in bot playing each seat ("" for a person)
     bot_on_timeout: bool = False  # a seat that times out is handed to a bot
+    generations: tuple[int, ...] = ()  # times each seat was taken (tokens carry it)
+    rematch_of: str = ""  # the finished table this one is a rematch of
 
     @property
     def players(self) -> int:
@@ -85,6 +87,8 @@ class TableState:
             self.private,
             self.bots,
             self.bot_on_timeout,
+            self.generations,
+            self.rematch_of,
         )
 
 
@@ -109,6 +113,8 @@ def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState
         private=payload.private,
         bots=("",) * payload.players,
         bot_on_timeout=payload.bot_on_timeout,
+        generations=(0,) * payload.players,
+        rematch_of=payload.rematch_of,
     )
 
 
@@ -123,9 +129,18 @@ def fold(
     if table is None:
         raise e.ReplayMismatch(table_id, version, "an event before TableCreated")
     if isinstance(payload, ev.PlayerSeated):
-        seats, bots = list(table.seats), list(table.bots)
+        seats, bots, taken = list(table.seats), list(table.bots), list(table.generations)
         seats[payload.seat], bots[payload.seat] = payload.name, payload.bot
-        return replace(table, version=version, seats=tuple(seats), bots=tuple(bots))
+        taken[payload.seat] += 1
+        return replace(
+            table, version=version, seats=tuple(seats), bots=tuple(bots), generations=tuple(taken)
+        )
+    if isinstance(payload, ev.PlayerLeft):
+        if table.status != SEATING or table.seats[payload.seat] is None:
+            raise e.ReplayMismatch(table_id, version, "a seat left")
+        seats = list(table.seats)
+        seats[payload.seat] = None
+        return replace(table, version=version, seats=tuple(seats))
     if isinstance(payload, ev.HandDealt):
         return _dealt(table, version, payload)
     if isinstance(payload, ev.MoveMade):

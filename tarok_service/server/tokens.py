@@ -24,6 +24,7 @@ class Claim:
     table_id: str
     seat: int | None
     expires: int
+    generation: int = 1  # the seat's generation it was issued for (see `seats.py`)
 
 
 def _b64(data: bytes) -> str:
@@ -46,27 +47,31 @@ class TokenSigner:
     def _sign(self, body: bytes) -> bytes:
         return hmac.new(self._secret, body, hashlib.sha256).digest()
 
-    def issue(self, table_id: str, seat: int | None, now: float) -> tuple[str, int]:
-        """(token, expiry as unix seconds)."""
+    def issue(
+        self, table_id: str, seat: int | None, now: float, generation: int = 1
+    ) -> tuple[str, int]:
+        """(token, expiry as unix seconds); `generation` > 1 is carried as a fifth field."""
         expires = int(now) + self._ttl
         who = SPECTATOR if seat is None else str(seat)
-        body = f"{_VERSION}|{table_id}|{who}|{expires}".encode()
+        later = f"|{generation}" if generation > 1 else ""
+        body = f"{_VERSION}|{table_id}|{who}|{expires}{later}".encode()
         return f"{_b64(body)}.{_b64(self._sign(body))}", expires
 
     def verify(self, token: str, now: float) -> Claim:
         """The token's claim; BAD_TOKEN / TOKEN_EXPIRED (UNAUTHENTICATED) otherwise."""
         body = self._checked_body(token)
         try:
-            version, table_id, who, expires_text = body.decode().split("|")
+            version, table_id, who, expires_text, *later = body.decode().split("|")
             seat = None if who == SPECTATOR else int(who)
             expires = int(expires_text)
+            generation = int(later[0]) if len(later) == 1 else 1
         except ValueError:
             raise _bad("token payload is malformed") from None
-        if version != _VERSION or (seat is not None and seat < 0):
+        if version != _VERSION or (seat is not None and seat < 0) or len(later) > 1:
             raise _bad("token payload is malformed")
         if now >= expires:
             raise e.ServiceError(e.UNAUTHENTICATED, e.TOKEN_EXPIRED, "the token has expired")
-        return Claim(table_id, seat, expires)
+        return Claim(table_id, seat, expires, generation)
 
     def _checked_body(self, token: str) -> bytes:
         if not token:

@@ -58,6 +58,7 @@ def table_view(
         msg.server_time.CopyFrom(timestamp(time.time() if now is None else now))
     msg.options.update({k: codec.option_text(v) for k, v in table.rules.options.items()})
     msg.display_name = table.display_name
+    msg.rematch_of = table.rematch_of
     return msg
 
 

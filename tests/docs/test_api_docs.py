@@ -16,7 +16,7 @@ from google.rpc.error_details_pb2 import ErrorInfo  # type: ignore[import-untype
 
 from tarok_service import apidoc
 from tarok_service.engine import moves
-from tarok_service.server import errors
+from tarok_service.server import errors, rematch
 from tarok_service.server.tournaments import log as tournament_log
 
 from ..service.harness import ServerThread, config
@@ -28,7 +28,7 @@ EXAMPLE = re.compile(r"### (\w+)\.(\w+)\n.*?```sh\n(.*?)```", re.DOTALL)
 
 def _reasons() -> set[str]:
     known: set[str] = set()
-    for module in (errors, moves, tournament_log):
+    for module in (errors, moves, rematch, tournament_log):
         known |= {v for k, v in vars(module).items() if k.isupper() and isinstance(v, str)}
     return known
 

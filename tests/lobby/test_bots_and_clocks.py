@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import random
-
 import grpc
 from google.protobuf import duration_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
-from ..service.harness import FINISHED, SEATING, choose, expect_error
+from ..service.harness import FINISHED, SEATING, expect_error
+from .helpers import play_seat
 
 Stub = svc_grpc.TarokServiceStub
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
@@ -41,17 +40,7 @@ def test_a_person_plays_a_match_against_three_server_bots(stub: Stub) -> None:
     assert seated.status == SEATING and [s.taken for s in seated.seats] == [False, True, True, True]
     me = stub.JoinTable(svc.JoinTableRequest(table_id=table_id, name="ana"))
     assert me.seat == 0
-    rng, moved = random.Random(4), 0
-    watch = svc.WatchTableRequest(token=me.token, with_views=True)
-    for item in stub.WatchTable(watch, timeout=300):  # ends after TableClosed
-        view = item.view
-        if item.WhichOneof("item") != "view" or view.hand.turn != 0 or not view.hand.legal_moves:
-            continue
-        move = svc.SubmitMoveRequest(
-            token=me.token, move_id=choose(view, rng), expected_version=view.version
-        )
-        stub.SubmitMove(move)  # the bots only move after this, so the version is current
-        moved += 1
+    moved = play_seat(stub, me.token, 0, seed=4)
     final = stub.GetTableView(svc.GetTableViewRequest(token=me.token)).view
     assert final.status == FINISHED and final.hands_played == 2 and moved > 0
     kinds = _events(stub, me.token)

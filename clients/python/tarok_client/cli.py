@@ -82,6 +82,12 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="serve these files on the HTTP port (default: clients/web/dist if it exists)",
     )
+    serve.add_argument(
+        "--open-table-ttl",
+        type=float,
+        default=24 * 3600.0,
+        help="seconds an open table may wait for players before it expires (0: never)",
+    )
     demo = sub.add_parser("demo", help="play a table of bots over gRPC")
     demo.add_argument(
         "--server", default=None, help="host:port of a running server (default: start a local one)"
@@ -148,6 +154,7 @@ def _serve(args: argparse.Namespace) -> int:
         http_host=args.http_host,
         cors_origins=tuple(args.cors_origin),
         static_dir=static_dir_default(args.static_dir),
+        open_table_ttl_seconds=args.open_table_ttl,
     )
     asyncio.run(serve(config))
     return 0

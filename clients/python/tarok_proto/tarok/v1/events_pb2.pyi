@@ -61,6 +61,7 @@ class TableCreated(_message.Message):
     DISPLAY_NAME_FIELD_NUMBER: _builtins.int
     PRIVATE_FIELD_NUMBER: _builtins.int
     BOT_ON_TIMEOUT_FIELD_NUMBER: _builtins.int
+    REMATCH_OF_FIELD_NUMBER: _builtins.int
     variant: _builtins.str
     players: _builtins.int
     hands: _builtins.int
@@ -77,6 +78,8 @@ class TableCreated(_message.Message):
     """Not listed in the lobby."""
     bot_on_timeout: _builtins.bool
     """On a timeout a built-in bot takes the seat (else the default move is played)."""
+    rematch_of: _builtins.str
+    """The finished table this one is a rematch of."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Every option resolved to a value (booleans as "true"/"false")."""
@@ -105,10 +108,11 @@ class TableCreated(_message.Message):
         display_name: _builtins.str = ...,
         private: _builtins.bool = ...,
         bot_on_timeout: _builtins.bool = ...,
+        rematch_of: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_per_move", b"time_per_move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_on_timeout", b"bot_on_timeout", "deals", b"deals", "display_name", b"display_name", "first_dealer", b"first_dealer", "hands", b"hands", "options", b"options", "players", b"players", "preset", b"preset", "private", b"private", "rules_version", b"rules_version", "time_per_move", b"time_per_move", "tournament_id", b"tournament_id", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_on_timeout", b"bot_on_timeout", "deals", b"deals", "display_name", b"display_name", "first_dealer", b"first_dealer", "hands", b"hands", "options", b"options", "players", b"players", "preset", b"preset", "private", b"private", "rematch_of", b"rematch_of", "rules_version", b"rules_version", "time_per_move", b"time_per_move", "tournament_id", b"tournament_id", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -356,6 +360,7 @@ class Event(_message.Message):
     HAND_SCORED_FIELD_NUMBER: _builtins.int
     TABLE_CLOSED_FIELD_NUMBER: _builtins.int
     TIMED_OUT_FIELD_NUMBER: _builtins.int
+    PLAYER_LEFT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """Sequence number in the table's log (1, 2, 3, ...)."""
     @_builtins.property
@@ -374,6 +379,8 @@ class Event(_message.Message):
     def table_closed(self) -> Global___TableClosed: ...
     @_builtins.property
     def timed_out(self) -> Global___TimedOut: ...
+    @_builtins.property
+    def player_left(self) -> Global___PlayerLeft: ...
     def __init__(
         self,
         *,
@@ -386,12 +393,13 @@ class Event(_message.Message):
         hand_scored: Global___HandScored | None = ...,
         table_closed: Global___TableClosed | None = ...,
         timed_out: Global___TimedOut | None = ...,
+        player_left: Global___PlayerLeft | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_seated", b"player_seated", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "timed_out", b"timed_out"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_left", b"player_left", "player_seated", b"player_seated", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "timed_out", b"timed_out"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_seated", b"player_seated", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "timed_out", b"timed_out", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "hand_dealt", b"hand_dealt", "hand_scored", b"hand_scored", "move_made", b"move_made", "player_left", b"player_left", "player_seated", b"player_seated", "table_closed", b"table_closed", "table_created", b"table_created", "time", b"time", "timed_out", b"timed_out", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table_created", "player_seated", "hand_dealt", "move_made", "hand_scored", "table_closed", "timed_out"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["table_created", "player_seated", "hand_dealt", "move_made", "hand_scored", "table_closed", "timed_out", "player_left"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
@@ -455,3 +463,24 @@ class TableListed(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TableListed: _TypeAlias = TableListed  # noqa: Y015
+
+@_typing.final
+class PlayerLeft(_message.Message):
+    """A player gave up its seat before play started (the seat is free again)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayerLeft: _TypeAlias = PlayerLeft  # noqa: Y015

@@ -82,6 +82,21 @@ class TarokServiceStub:
                 request_serializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.SerializeToString,
                 response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.FromString,
                 _registered_method=True)
+        self.LeaveTable = channel.unary_unary(
+                '/tarok.v1.TarokService/LeaveTable',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableResponse.FromString,
+                _registered_method=True)
+        self.RejoinTable = channel.unary_unary(
+                '/tarok.v1.TarokService/RejoinTable',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.FromString,
+                _registered_method=True)
+        self.Rematch = channel.unary_unary(
+                '/tarok.v1.TarokService/Rematch',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.FromString,
+                _registered_method=True)
 
 
 class TarokServiceServicer:
@@ -133,6 +148,7 @@ class TarokServiceServicer:
         """The table as the token's seat sees it now.
         Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
         Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
         Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -143,6 +159,7 @@ class TarokServiceServicer:
         """Make a move for the token's seat.
         Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
         Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
         Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
         Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
         Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
@@ -161,6 +178,7 @@ class TarokServiceServicer:
         """A full view, then every event the viewer may see, live, with heartbeats.
         Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
         Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
         Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
         Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
         """
@@ -172,6 +190,7 @@ class TarokServiceServicer:
         """The table's log: filtered for the viewer during play, complete once finished.
         Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
         Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
         Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -182,6 +201,45 @@ class TarokServiceServicer:
         """The lobby: public tables, oldest first, filtered and paged (AIP-132).
         Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
         `page_token` that is not from a previous answer with the same filter.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def LeaveTable(self, request, context):
+        """Give up a seat before play starts: the seat is freed, and the token can take it back.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: FAILED_PRECONDITION TABLE_STARTED - play has started: the seat cannot be left.
+        Error: ABORTED CONTENTION - the table was too busy; retry.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RejoinTable(self, request, context):
+        """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+        took it on a timeout): a fresh token; the old one stops working.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
+        Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+        Error: ABORTED CONTENTION - the table was too busy; retry.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Rematch(self, request, context):
+        """After a finished match: a new table with the same options and bots (one per finished
+        table, whoever asks first creates it), and the caller's seat at it.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over, or it is a tournament
+        table.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -234,6 +292,21 @@ def add_TarokServiceServicer_to_server(servicer, server):
                     servicer.ListTables,
                     request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.FromString,
                     response_serializer=tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.SerializeToString,
+            ),
+            'LeaveTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.LeaveTable,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.LeaveTableResponse.SerializeToString,
+            ),
+            'RejoinTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.RejoinTable,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.SerializeToString,
+            ),
+            'Rematch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Rematch,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -482,6 +555,87 @@ class TarokService:
             '/tarok.v1.TarokService/ListTables',
             tarok_dot_v1_dot_tarok__service__pb2.ListTablesRequest.SerializeToString,
             tarok_dot_v1_dot_tarok__service__pb2.ListTablesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LeaveTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/LeaveTable',
+            tarok_dot_v1_dot_tarok__service__pb2.LeaveTableRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.LeaveTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RejoinTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/RejoinTable',
+            tarok_dot_v1_dot_tarok__service__pb2.RejoinTableRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.RejoinTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Rematch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/Rematch',
+            tarok_dot_v1_dot_tarok__service__pb2.RematchRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.RematchResponse.FromString,
             options,
             channel_credentials,
             insecure,

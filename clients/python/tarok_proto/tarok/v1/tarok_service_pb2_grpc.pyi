@@ -61,12 +61,14 @@ class TarokServiceStub:
     """The table as the token's seat sees it now.
     Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
     Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
     Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
     """
     SubmitMove: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.SubmitMoveRequest, _tarok_service_pb2.SubmitMoveResponse]
     """Make a move for the token's seat.
     Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
     Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
     Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
     Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
     Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
@@ -81,6 +83,7 @@ class TarokServiceStub:
     """A full view, then every event the viewer may see, live, with heartbeats.
     Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
     Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
     Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
     Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
     """
@@ -88,12 +91,40 @@ class TarokServiceStub:
     """The table's log: filtered for the viewer during play, complete once finished.
     Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
     Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
     Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
     """
     ListTables: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]
     """The lobby: public tables, oldest first, filtered and paged (AIP-132).
     Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
     `page_token` that is not from a previous answer with the same filter.
+    """
+    LeaveTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.LeaveTableRequest, _tarok_service_pb2.LeaveTableResponse]
+    """Give up a seat before play starts: the seat is freed, and the token can take it back.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: FAILED_PRECONDITION TABLE_STARTED - play has started: the seat cannot be left.
+    Error: ABORTED CONTENTION - the table was too busy; retry.
+    """
+    RejoinTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.RejoinTableRequest, _tarok_service_pb2.RejoinTableResponse]
+    """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+    took it on a timeout): a fresh token; the old one stops working.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
+    Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+    Error: ABORTED CONTENTION - the table was too busy; retry.
+    """
+    Rematch: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.RematchRequest, _tarok_service_pb2.RematchResponse]
+    """After a finished match: a new table with the same options and bots (one per finished
+    table, whoever asks first creates it), and the caller's seat at it.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over, or it is a tournament
+    table.
     """
 
 @_typing.type_check_only
@@ -129,12 +160,14 @@ class TarokServiceAsyncStub(TarokServiceStub):
     """The table as the token's seat sees it now.
     Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
     Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
     Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
     """
     SubmitMove: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.SubmitMoveRequest, _tarok_service_pb2.SubmitMoveResponse]  # type: ignore[assignment]
     """Make a move for the token's seat.
     Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
     Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
     Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
     Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
     Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
@@ -149,6 +182,7 @@ class TarokServiceAsyncStub(TarokServiceStub):
     """A full view, then every event the viewer may see, live, with heartbeats.
     Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
     Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
     Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
     Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
     """
@@ -156,12 +190,40 @@ class TarokServiceAsyncStub(TarokServiceStub):
     """The table's log: filtered for the viewer during play, complete once finished.
     Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
     Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
     Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
     """
     ListTables: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]  # type: ignore[assignment]
     """The lobby: public tables, oldest first, filtered and paged (AIP-132).
     Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
     `page_token` that is not from a previous answer with the same filter.
+    """
+    LeaveTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.LeaveTableRequest, _tarok_service_pb2.LeaveTableResponse]  # type: ignore[assignment]
+    """Give up a seat before play starts: the seat is freed, and the token can take it back.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: FAILED_PRECONDITION TABLE_STARTED - play has started: the seat cannot be left.
+    Error: ABORTED CONTENTION - the table was too busy; retry.
+    """
+    RejoinTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.RejoinTableRequest, _tarok_service_pb2.RejoinTableResponse]  # type: ignore[assignment]
+    """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+    took it on a timeout): a fresh token; the old one stops working.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
+    Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+    Error: ABORTED CONTENTION - the table was too busy; retry.
+    """
+    Rematch: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.RematchRequest, _tarok_service_pb2.RematchResponse]  # type: ignore[assignment]
+    """After a finished match: a new table with the same options and bots (one per finished
+    table, whoever asks first creates it), and the caller's seat at it.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over, or it is a tournament
+    table.
     """
 
 class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -224,6 +286,7 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         """The table as the token's seat sees it now.
         Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
         Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
         Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         """
 
@@ -236,6 +299,7 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         """Make a move for the token's seat.
         Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
         Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
         Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
         Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
         Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
@@ -256,6 +320,7 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         """A full view, then every event the viewer may see, live, with heartbeats.
         Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
         Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
         Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
         Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
         """
@@ -269,6 +334,7 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         """The table's log: filtered for the viewer during play, complete once finished.
         Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
         Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
         Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         """
 
@@ -281,6 +347,51 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         """The lobby: public tables, oldest first, filtered and paged (AIP-132).
         Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
         `page_token` that is not from a previous answer with the same filter.
+        """
+
+    @_abc_1.abstractmethod
+    def LeaveTable(
+        self,
+        request: _tarok_service_pb2.LeaveTableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.LeaveTableResponse, _abc.Awaitable[_tarok_service_pb2.LeaveTableResponse]]:
+        """Give up a seat before play starts: the seat is freed, and the token can take it back.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: FAILED_PRECONDITION TABLE_STARTED - play has started: the seat cannot be left.
+        Error: ABORTED CONTENTION - the table was too busy; retry.
+        """
+
+    @_abc_1.abstractmethod
+    def RejoinTable(
+        self,
+        request: _tarok_service_pb2.RejoinTableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.RejoinTableResponse, _abc.Awaitable[_tarok_service_pb2.RejoinTableResponse]]:
+        """Take a seat back with the token that held it (after LeaveTable, or from the bot that
+        took it on a timeout): a fresh token; the old one stops working.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
+        Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+        Error: ABORTED CONTENTION - the table was too busy; retry.
+        """
+
+    @_abc_1.abstractmethod
+    def Rematch(
+        self,
+        request: _tarok_service_pb2.RematchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.RematchResponse, _abc.Awaitable[_tarok_service_pb2.RematchResponse]]:
+        """After a finished match: a new table with the same options and bots (one per finished
+        table, whoever asks first creates it), and the caller's seat at it.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over, or it is a tournament
+        table.
         """
 
 def add_TarokServiceServicer_to_server(servicer: TarokServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -334,6 +334,7 @@ class TableView(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     SERVER_TIME_FIELD_NUMBER: _builtins.int
     DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    REMATCH_OF_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     version: _builtins.int
     """Number of the last event in the table's log."""
@@ -351,6 +352,8 @@ class TableView(_message.Message):
     pot: _builtins.int
     display_name: _builtins.str
     """The table's name in the lobby."""
+    rematch_of: _builtins.str
+    """The finished table this one is a rematch of, if any."""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatInfo]: ...
     @_builtins.property
@@ -401,10 +404,11 @@ class TableView(_message.Message):
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         server_time: _timestamp_pb2.Timestamp | None = ...,
         display_name: _builtins.str = ...,
+        rematch_of: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "hand", b"hand", "last_result", b"last_result", "seat", b"seat", "server_time", b"server_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_number", b"deal_number", "display_name", b"display_name", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "seat", b"seat", "seats", b"seats", "server_time", b"server_time", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "deadline", b"deadline", "deal_number", b"deal_number", "display_name", b"display_name", "hand", b"hand", "hands", b"hands", "hands_played", b"hands_played", "last_result", b"last_result", "options", b"options", "players", b"players", "pot", b"pot", "radelci", b"radelci", "rematch_of", b"rematch_of", "seat", b"seat", "seats", b"seats", "server_time", b"server_time", "status", b"status", "table_id", b"table_id", "totals", b"totals", "variant", b"variant", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015

@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tarok/v1/tarok_service.proto.
  */
 export const file_tarok_v1_tarok_service: GenFile = /*@__PURE__*/
-  fileDesc("Chx0YXJvay92MS90YXJva19zZXJ2aWNlLnByb3RvEgh0YXJvay52MSIeCgtQaW5nUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMIh8KDFBpbmdSZXNwb25zZRIPCgdwYXlsb2FkGAEgASgMIhUKE0xpc3RWYXJpYW50c1JlcXVlc3QiPwoUTGlzdFZhcmlhbnRzUmVzcG9uc2USJwoIdmFyaWFudHMYASADKAsyFS50YXJvay52MS5WYXJpYW50SW5mbyKwAwoSQ3JlYXRlVGFibGVSZXF1ZXN0Eg8KB3ZhcmlhbnQYASABKAkSDwoHcGxheWVycxgCIAEoBRI6CgdvcHRpb25zGAMgAygLMikudGFyb2sudjEuQ3JlYXRlVGFibGVSZXF1ZXN0Lk9wdGlvbnNFbnRyeRINCgVoYW5kcxgEIAEoBRIkCgxwcmVzZXRfZGVhbHMYBSADKAsyDi50YXJvay52MS5EZWFsEhQKDGRpc3BsYXlfbmFtZRgGIAEoCRItCgp2aXNpYmlsaXR5GAcgASgOMhkudGFyb2sudjEuVGFibGVWaXNpYmlsaXR5EhIKCnJlcXVlc3RfaWQYCCABKAkSHwoEYm90cxgJIAMoCzIRLnRhcm9rLnYxLkJvdFNlYXQSMAoNdGltZV9wZXJfbW92ZRgKIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIrCgpvbl90aW1lb3V0GAsgASgOMhcudGFyb2sudjEuVGltZW91dEFjdGlvbhouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChNDcmVhdGVUYWJsZVJlc3BvbnNlEhAKCHRhYmxlX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMidQoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESDAoEbmFtZRgDIAEoCRIRCglzcGVjdGF0b3IYBCABKAgSEgoKcmVxdWVzdF9pZBgFIAEoCUIHCgVfc2VhdCKOAQoRSm9pblRhYmxlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhAKCHRhYmxlX2lkGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSKwoHZXhwaXJlcxgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBwoFX3NlYXQiJAoTR2V0VGFibGVWaWV3UmVxdWVzdBINCgV0b2tlbhgBIAEoCSI5ChRHZXRUYWJsZVZpZXdSZXNwb25zZRIhCgR2aWV3GAEgASgLMhMudGFyb2sudjEuVGFibGVWaWV3IqkBChFTdWJtaXRNb3ZlUmVxdWVzdBINCgV0b2tlbhgBIAEoCRIRCgdtb3ZlX2lkGAIgASgJSAASIgoEc3BlYxgDIAEoCzISLnRhcm9rLnYxLk1vdmVTcGVjSAASHQoQZXhwZWN0ZWRfdmVyc2lvbhgEIAEoA0gBiAEBEhIKCnJlcXVlc3RfaWQYBSABKAlCBgoEbW92ZUITChFfZXhwZWN0ZWRfdmVyc2lvbiKxAQoSU3VibWl0TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSIQoEbW92ZRgCIAEoCzITLnRhcm9rLnYxLkxlZ2FsTW92ZRIRCgR0dXJuGAMgASgFSACIAQESJAoGcmVzdWx0GAQgASgLMhQudGFyb2sudjEuSGFuZFJlc3VsdBIlCgZzdGF0dXMYBSABKA4yFS50YXJvay52MS5UYWJsZVN0YXR1c0IHCgVfdHVybiJMChFXYXRjaFRhYmxlUmVxdWVzdBINCgV0b2tlbhgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAMSEgoKd2l0aF92aWV3cxgDIAEoCCJGCglIZWFydGJlYXQSDwoHdmVyc2lvbhgBIAEoAxIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKNAQoSV2F0Y2hUYWJsZVJlc3BvbnNlEiMKBHZpZXcYASABKAsyEy50YXJvay52MS5UYWJsZVZpZXdIABIgCgVldmVudBgCIAEoCzIPLnRhcm9rLnYxLkV2ZW50SAASKAoJaGVhcnRiZWF0GAMgASgLMhMudGFyb2sudjEuSGVhcnRiZWF0SABCBgoEaXRlbSJIChJHZXRUYWJsZUxvZ1JlcXVlc3QSDQoFdG9rZW4YASABKAkSIwoGZm9ybWF0GAIgASgOMhMudGFyb2sudjEuTG9nRm9ybWF0IkQKE0dldFRhYmxlTG9nUmVzcG9uc2USHwoDbG9nGAEgASgLMhIudGFyb2sudjEuVGFibGVMb2cSDAoEanNvbhgCIAEoCSIkCgdCb3RTZWF0EgwKBHNlYXQYASABKAUSCwoDYm90GAIgASgJIkoKEUxpc3RUYWJsZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEg4KBmZpbHRlchgDIAEoCSJCCglMb2JieVNlYXQSDAoEc2VhdBgBIAEoBRIMCgRuYW1lGAIgASgJEgwKBGZyZWUYAyABKAgSCwoDYm90GAQgASgJIpEDCgxUYWJsZVN1bW1hcnkSEAoIdGFibGVfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg8KB3ZhcmlhbnQYAyABKAkSDwoHcGxheWVycxgEIAEoBRI0CgdvcHRpb25zGAUgAygLMiMudGFyb2sudjEuVGFibGVTdW1tYXJ5Lk9wdGlvbnNFbnRyeRIiCgVzZWF0cxgGIAMoCzITLnRhcm9rLnYxLkxvYmJ5U2VhdBIlCgZzdGF0dXMYByABKA4yFS50YXJvay52MS5UYWJsZVN0YXR1cxINCgVoYW5kcxgIIAEoBRIUCgxoYW5kc19wbGF5ZWQYCSABKAUSLwoLY3JlYXRlX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDXRpbWVfcGVyX21vdmUYCyABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24aLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiVQoSTGlzdFRhYmxlc1Jlc3BvbnNlEiYKBnRhYmxlcxgBIAMoCzIWLnRhcm9rLnYxLlRhYmxlU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkqUgoJTG9nRm9ybWF0EhoKFkxPR19GT1JNQVRfVU5TUEVDSUZJRUQQABIUChBMT0dfRk9STUFUX1BST1RPEAESEwoPTE9HX0ZPUk1BVF9KU09OEAIqbgoPVGFibGVWaXNpYmlsaXR5EiAKHFRBQkxFX1ZJU0lCSUxJVFlfVU5TUEVDSUZJRUQQABIbChdUQUJMRV9WSVNJQklMSVRZX1BVQkxJQxABEhwKGFRBQkxFX1ZJU0lCSUxJVFlfUFJJVkFURRACKmgKDVRpbWVvdXRBY3Rpb24SHgoaVElNRU9VVF9BQ1RJT05fVU5TUEVDSUZJRUQQABIfChtUSU1FT1VUX0FDVElPTl9ERUZBVUxUX01PVkUQARIWChJUSU1FT1VUX0FDVElPTl9CT1QQAjKeBQoMVGFyb2tTZXJ2aWNlEjUKBFBpbmcSFS50YXJvay52MS5QaW5nUmVxdWVzdBoWLnRhcm9rLnYxLlBpbmdSZXNwb25zZRJNCgxMaXN0VmFyaWFudHMSHS50YXJvay52MS5MaXN0VmFyaWFudHNSZXF1ZXN0Gh4udGFyb2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USSgoLQ3JlYXRlVGFibGUSHC50YXJvay52MS5DcmVhdGVUYWJsZVJlcXVlc3QaHS50YXJvay52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEkQKCUpvaW5UYWJsZRIaLnRhcm9rLnYxLkpvaW5UYWJsZVJlcXVlc3QaGy50YXJvay52MS5Kb2luVGFibGVSZXNwb25zZRJNCgxHZXRUYWJsZVZpZXcSHS50YXJvay52MS5HZXRUYWJsZVZpZXdSZXF1ZXN0Gh4udGFyb2sudjEuR2V0VGFibGVWaWV3UmVzcG9uc2USRwoKU3VibWl0TW92ZRIbLnRhcm9rLnYxLlN1Ym1pdE1vdmVSZXF1ZXN0GhwudGFyb2sudjEuU3VibWl0TW92ZVJlc3BvbnNlEkkKCldhdGNoVGFibGUSGy50YXJvay52MS5XYXRjaFRhYmxlUmVxdWVzdBocLnRhcm9rLnYxLldhdGNoVGFibGVSZXNwb25zZTABEkoKC0dldFRhYmxlTG9nEhwudGFyb2sudjEuR2V0VGFibGVMb2dSZXF1ZXN0Gh0udGFyb2sudjEuR2V0VGFibGVMb2dSZXNwb25zZRJHCgpMaXN0VGFibGVzEhsudGFyb2sudjEuTGlzdFRhYmxlc1JlcXVlc3QaHC50YXJvay52MS5MaXN0VGFibGVzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_tarok_v1_cards, file_tarok_v1_events, file_tarok_v1_moves, file_tarok_v1_results, file_tarok_v1_variants, file_tarok_v1_views]);
+  fileDesc("Chx0YXJvay92MS90YXJva19zZXJ2aWNlLnByb3RvEgh0YXJvay52MSIeCgtQaW5nUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMIh8KDFBpbmdSZXNwb25zZRIPCgdwYXlsb2FkGAEgASgMIhUKE0xpc3RWYXJpYW50c1JlcXVlc3QiPwoUTGlzdFZhcmlhbnRzUmVzcG9uc2USJwoIdmFyaWFudHMYASADKAsyFS50YXJvay52MS5WYXJpYW50SW5mbyKwAwoSQ3JlYXRlVGFibGVSZXF1ZXN0Eg8KB3ZhcmlhbnQYASABKAkSDwoHcGxheWVycxgCIAEoBRI6CgdvcHRpb25zGAMgAygLMikudGFyb2sudjEuQ3JlYXRlVGFibGVSZXF1ZXN0Lk9wdGlvbnNFbnRyeRINCgVoYW5kcxgEIAEoBRIkCgxwcmVzZXRfZGVhbHMYBSADKAsyDi50YXJvay52MS5EZWFsEhQKDGRpc3BsYXlfbmFtZRgGIAEoCRItCgp2aXNpYmlsaXR5GAcgASgOMhkudGFyb2sudjEuVGFibGVWaXNpYmlsaXR5EhIKCnJlcXVlc3RfaWQYCCABKAkSHwoEYm90cxgJIAMoCzIRLnRhcm9rLnYxLkJvdFNlYXQSMAoNdGltZV9wZXJfbW92ZRgKIAEoCzIZLmdvb2dsZS5wcm90b2J1Zi5EdXJhdGlvbhIrCgpvbl90aW1lb3V0GAsgASgOMhcudGFyb2sudjEuVGltZW91dEFjdGlvbhouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASI4ChNDcmVhdGVUYWJsZVJlc3BvbnNlEhAKCHRhYmxlX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMidQoQSm9pblRhYmxlUmVxdWVzdBIQCgh0YWJsZV9pZBgBIAEoCRIRCgRzZWF0GAIgASgFSACIAQESDAoEbmFtZRgDIAEoCRIRCglzcGVjdGF0b3IYBCABKAgSEgoKcmVxdWVzdF9pZBgFIAEoCUIHCgVfc2VhdCKOAQoRSm9pblRhYmxlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhAKCHRhYmxlX2lkGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSKwoHZXhwaXJlcxgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBwoFX3NlYXQiJAoTR2V0VGFibGVWaWV3UmVxdWVzdBINCgV0b2tlbhgBIAEoCSI5ChRHZXRUYWJsZVZpZXdSZXNwb25zZRIhCgR2aWV3GAEgASgLMhMudGFyb2sudjEuVGFibGVWaWV3IqkBChFTdWJtaXRNb3ZlUmVxdWVzdBINCgV0b2tlbhgBIAEoCRIRCgdtb3ZlX2lkGAIgASgJSAASIgoEc3BlYxgDIAEoCzISLnRhcm9rLnYxLk1vdmVTcGVjSAASHQoQZXhwZWN0ZWRfdmVyc2lvbhgEIAEoA0gBiAEBEhIKCnJlcXVlc3RfaWQYBSABKAlCBgoEbW92ZUITChFfZXhwZWN0ZWRfdmVyc2lvbiKxAQoSU3VibWl0TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSIQoEbW92ZRgCIAEoCzITLnRhcm9rLnYxLkxlZ2FsTW92ZRIRCgR0dXJuGAMgASgFSACIAQESJAoGcmVzdWx0GAQgASgLMhQudGFyb2sudjEuSGFuZFJlc3VsdBIlCgZzdGF0dXMYBSABKA4yFS50YXJvay52MS5UYWJsZVN0YXR1c0IHCgVfdHVybiJMChFXYXRjaFRhYmxlUmVxdWVzdBINCgV0b2tlbhgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAMSEgoKd2l0aF92aWV3cxgDIAEoCCJGCglIZWFydGJlYXQSDwoHdmVyc2lvbhgBIAEoAxIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKNAQoSV2F0Y2hUYWJsZVJlc3BvbnNlEiMKBHZpZXcYASABKAsyEy50YXJvay52MS5UYWJsZVZpZXdIABIgCgVldmVudBgCIAEoCzIPLnRhcm9rLnYxLkV2ZW50SAASKAoJaGVhcnRiZWF0GAMgASgLMhMudGFyb2sudjEuSGVhcnRiZWF0SABCBgoEaXRlbSJIChJHZXRUYWJsZUxvZ1JlcXVlc3QSDQoFdG9rZW4YASABKAkSIwoGZm9ybWF0GAIgASgOMhMudGFyb2sudjEuTG9nRm9ybWF0IkQKE0dldFRhYmxlTG9nUmVzcG9uc2USHwoDbG9nGAEgASgLMhIudGFyb2sudjEuVGFibGVMb2cSDAoEanNvbhgCIAEoCSIkCgdCb3RTZWF0EgwKBHNlYXQYASABKAUSCwoDYm90GAIgASgJIkoKEUxpc3RUYWJsZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEg4KBmZpbHRlchgDIAEoCSJCCglMb2JieVNlYXQSDAoEc2VhdBgBIAEoBRIMCgRuYW1lGAIgASgJEgwKBGZyZWUYAyABKAgSCwoDYm90GAQgASgJIqUDCgxUYWJsZVN1bW1hcnkSEAoIdGFibGVfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg8KB3ZhcmlhbnQYAyABKAkSDwoHcGxheWVycxgEIAEoBRI0CgdvcHRpb25zGAUgAygLMiMudGFyb2sudjEuVGFibGVTdW1tYXJ5Lk9wdGlvbnNFbnRyeRIiCgVzZWF0cxgGIAMoCzITLnRhcm9rLnYxLkxvYmJ5U2VhdBIlCgZzdGF0dXMYByABKA4yFS50YXJvay52MS5UYWJsZVN0YXR1cxINCgVoYW5kcxgIIAEoBRIUCgxoYW5kc19wbGF5ZWQYCSABKAUSLwoLY3JlYXRlX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDXRpbWVfcGVyX21vdmUYCyABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SEgoKcmVtYXRjaF9vZhgMIAEoCRouCgxPcHRpb25zRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJVChJMaXN0VGFibGVzUmVzcG9uc2USJgoGdGFibGVzGAEgAygLMhYudGFyb2sudjEuVGFibGVTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIiChFMZWF2ZVRhYmxlUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIlChJMZWF2ZVRhYmxlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAyIxChJSZWpvaW5UYWJsZVJlcXVlc3QSDQoFdG9rZW4YASABKAkSDAoEbmFtZRgCIAEoCSKCAQoTUmVqb2luVGFibGVSZXNwb25zZRINCgV0b2tlbhgBIAEoCRIMCgRzZWF0GAIgASgFEhAKCHRhYmxlX2lkGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSKwoHZXhwaXJlcxgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiHwoOUmVtYXRjaFJlcXVlc3QSDQoFdG9rZW4YASABKAkifgoPUmVtYXRjaFJlc3BvbnNlEg0KBXRva2VuGAEgASgJEgwKBHNlYXQYAiABKAUSEAoIdGFibGVfaWQYAyABKAkSDwoHdmVyc2lvbhgEIAEoAxIrCgdleHBpcmVzGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCpSCglMb2dGb3JtYXQSGgoWTE9HX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhQKEExPR19GT1JNQVRfUFJPVE8QARITCg9MT0dfRk9STUFUX0pTT04QAipuCg9UYWJsZVZpc2liaWxpdHkSIAocVEFCTEVfVklTSUJJTElUWV9VTlNQRUNJRklFRBAAEhsKF1RBQkxFX1ZJU0lCSUxJVFlfUFVCTElDEAESHAoYVEFCTEVfVklTSUJJTElUWV9QUklWQVRFEAIqaAoNVGltZW91dEFjdGlvbhIeChpUSU1FT1VUX0FDVElPTl9VTlNQRUNJRklFRBAAEh8KG1RJTUVPVVRfQUNUSU9OX0RFRkFVTFRfTU9WRRABEhYKElRJTUVPVVRfQUNUSU9OX0JPVBACMvMGCgxUYXJva1NlcnZpY2USNQoEUGluZxIVLnRhcm9rLnYxLlBpbmdSZXF1ZXN0GhYudGFyb2sudjEuUGluZ1Jlc3BvbnNlEk0KDExpc3RWYXJpYW50cxIdLnRhcm9rLnYxLkxpc3RWYXJpYW50c1JlcXVlc3QaHi50YXJvay52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJKCgtDcmVhdGVUYWJsZRIcLnRhcm9rLnYxLkNyZWF0ZVRhYmxlUmVxdWVzdBodLnRhcm9rLnYxLkNyZWF0ZVRhYmxlUmVzcG9uc2USRAoJSm9pblRhYmxlEhoudGFyb2sudjEuSm9pblRhYmxlUmVxdWVzdBobLnRhcm9rLnYxLkpvaW5UYWJsZVJlc3BvbnNlEk0KDEdldFRhYmxlVmlldxIdLnRhcm9rLnYxLkdldFRhYmxlVmlld1JlcXVlc3QaHi50YXJvay52MS5HZXRUYWJsZVZpZXdSZXNwb25zZRJHCgpTdWJtaXRNb3ZlEhsudGFyb2sudjEuU3VibWl0TW92ZVJlcXVlc3QaHC50YXJvay52MS5TdWJtaXRNb3ZlUmVzcG9uc2USSQoKV2F0Y2hUYWJsZRIbLnRhcm9rLnYxLldhdGNoVGFibGVSZXF1ZXN0GhwudGFyb2sudjEuV2F0Y2hUYWJsZVJlc3BvbnNlMAESSgoLR2V0VGFibGVMb2cSHC50YXJvay52MS5HZXRUYWJsZUxvZ1JlcXVlc3QaHS50YXJvay52MS5HZXRUYWJsZUxvZ1Jlc3BvbnNlEkcKCkxpc3RUYWJsZXMSGy50YXJvay52MS5MaXN0VGFibGVzUmVxdWVzdBocLnRhcm9rLnYxLkxpc3RUYWJsZXNSZXNwb25zZRJHCgpMZWF2ZVRhYmxlEhsudGFyb2sudjEuTGVhdmVUYWJsZVJlcXVlc3QaHC50YXJvay52MS5MZWF2ZVRhYmxlUmVzcG9uc2USSgoLUmVqb2luVGFibGUSHC50YXJvay52MS5SZWpvaW5UYWJsZVJlcXVlc3QaHS50YXJvay52MS5SZWpvaW5UYWJsZVJlc3BvbnNlEj4KB1JlbWF0Y2gSGC50YXJvay52MS5SZW1hdGNoUmVxdWVzdBoZLnRhcm9rLnYxLlJlbWF0Y2hSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_tarok_v1_cards, file_tarok_v1_events, file_tarok_v1_moves, file_tarok_v1_results, file_tarok_v1_variants, file_tarok_v1_views]);
 
 /**
  * @generated from message tarok.v1.PingRequest
@@ -714,6 +714,13 @@ export type TableSummary = Message<"tarok.v1.TableSummary"> & {
    * @generated from field: google.protobuf.Duration time_per_move = 11;
    */
   timePerMove?: Duration | undefined;
+
+  /**
+   * The finished table this one is a rematch of, if any.
+   *
+   * @generated from field: string rematch_of = 12;
+   */
+  rematchOf: string;
 };
 
 /**
@@ -746,6 +753,163 @@ export type ListTablesResponse = Message<"tarok.v1.ListTablesResponse"> & {
  */
 export const ListTablesResponseSchema: GenMessage<ListTablesResponse> = /*@__PURE__*/
   messageDesc(file_tarok_v1_tarok_service, 21);
+
+/**
+ * @generated from message tarok.v1.LeaveTableRequest
+ */
+export type LeaveTableRequest = Message<"tarok.v1.LeaveTableRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message tarok.v1.LeaveTableRequest.
+ * Use `create(LeaveTableRequestSchema)` to create a new message.
+ */
+export const LeaveTableRequestSchema: GenMessage<LeaveTableRequest> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 22);
+
+/**
+ * @generated from message tarok.v1.LeaveTableResponse
+ */
+export type LeaveTableResponse = Message<"tarok.v1.LeaveTableResponse"> & {
+  /**
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+};
+
+/**
+ * Describes the message tarok.v1.LeaveTableResponse.
+ * Use `create(LeaveTableResponseSchema)` to create a new message.
+ */
+export const LeaveTableResponseSchema: GenMessage<LeaveTableResponse> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 23);
+
+/**
+ * @generated from message tarok.v1.RejoinTableRequest
+ */
+export type RejoinTableRequest = Message<"tarok.v1.RejoinTableRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * The name to sit down with (default: the seat's name, or "Player N" for a free seat).
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message tarok.v1.RejoinTableRequest.
+ * Use `create(RejoinTableRequestSchema)` to create a new message.
+ */
+export const RejoinTableRequestSchema: GenMessage<RejoinTableRequest> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 24);
+
+/**
+ * @generated from message tarok.v1.RejoinTableResponse
+ */
+export type RejoinTableResponse = Message<"tarok.v1.RejoinTableResponse"> & {
+  /**
+   * The seat's new token (the one passed in no longer works).
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * @generated from field: string table_id = 3;
+   */
+  tableId: string;
+
+  /**
+   * @generated from field: int64 version = 4;
+   */
+  version: bigint;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires = 5;
+   */
+  expires?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message tarok.v1.RejoinTableResponse.
+ * Use `create(RejoinTableResponseSchema)` to create a new message.
+ */
+export const RejoinTableResponseSchema: GenMessage<RejoinTableResponse> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 25);
+
+/**
+ * @generated from message tarok.v1.RematchRequest
+ */
+export type RematchRequest = Message<"tarok.v1.RematchRequest"> & {
+  /**
+   * A seat token of the finished table.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message tarok.v1.RematchRequest.
+ * Use `create(RematchRequestSchema)` to create a new message.
+ */
+export const RematchRequestSchema: GenMessage<RematchRequest> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 26);
+
+/**
+ * @generated from message tarok.v1.RematchResponse
+ */
+export type RematchResponse = Message<"tarok.v1.RematchResponse"> & {
+  /**
+   * A token for the same seat at the new table.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * The new table.
+   *
+   * @generated from field: string table_id = 3;
+   */
+  tableId: string;
+
+  /**
+   * @generated from field: int64 version = 4;
+   */
+  version: bigint;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp expires = 5;
+   */
+  expires?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message tarok.v1.RematchResponse.
+ * Use `create(RematchResponseSchema)` to create a new message.
+ */
+export const RematchResponseSchema: GenMessage<RematchResponse> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 27);
 
 /**
  * How GetTableLog returns the log.
@@ -910,6 +1074,7 @@ export const TarokService: GenService<{
    * The table as the token's seat sees it now.
    * Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
    * Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+   * Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
    * Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
    *
    * @generated from rpc tarok.v1.TarokService.GetTableView
@@ -923,6 +1088,7 @@ export const TarokService: GenService<{
    * Make a move for the token's seat.
    * Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
    * Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+   * Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
    * Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
    * Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
    * Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
@@ -944,6 +1110,7 @@ export const TarokService: GenService<{
    * A full view, then every event the viewer may see, live, with heartbeats.
    * Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
    * Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+   * Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
    * Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
    * Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
    *
@@ -958,6 +1125,7 @@ export const TarokService: GenService<{
    * The table's log: filtered for the viewer during play, complete once finished.
    * Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
    * Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+   * Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
    * Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
    *
    * @generated from rpc tarok.v1.TarokService.GetTableLog
@@ -978,6 +1146,54 @@ export const TarokService: GenService<{
     methodKind: "unary";
     input: typeof ListTablesRequestSchema;
     output: typeof ListTablesResponseSchema;
+  },
+  /**
+   * Give up a seat before play starts: the seat is freed, and the token can take it back.
+   * Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+   * Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+   * Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+   * Error: FAILED_PRECONDITION TABLE_STARTED - play has started: the seat cannot be left.
+   * Error: ABORTED CONTENTION - the table was too busy; retry.
+   *
+   * @generated from rpc tarok.v1.TarokService.LeaveTable
+   */
+  leaveTable: {
+    methodKind: "unary";
+    input: typeof LeaveTableRequestSchema;
+    output: typeof LeaveTableResponseSchema;
+  },
+  /**
+   * Take a seat back with the token that held it (after LeaveTable, or from the bot that
+   * took it on a timeout): a fresh token; the old one stops working.
+   * Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+   * Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+   * Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+   * Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
+   * Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+   * Error: ABORTED CONTENTION - the table was too busy; retry.
+   *
+   * @generated from rpc tarok.v1.TarokService.RejoinTable
+   */
+  rejoinTable: {
+    methodKind: "unary";
+    input: typeof RejoinTableRequestSchema;
+    output: typeof RejoinTableResponseSchema;
+  },
+  /**
+   * After a finished match: a new table with the same options and bots (one per finished
+   * table, whoever asks first creates it), and the caller's seat at it.
+   * Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+   * Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+   * Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+   * Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over, or it is a tournament
+   * table.
+   *
+   * @generated from rpc tarok.v1.TarokService.Rematch
+   */
+  rematch: {
+    methodKind: "unary";
+    input: typeof RematchRequestSchema;
+    output: typeof RematchResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_tarok_v1_tarok_service, 0);
