@@ -279,6 +279,32 @@ export class TarokSeat {
     }
   }
 
+  /** Give up the seat before play starts (the seat is freed; `rejoin()` takes it back). */
+  async leave(): Promise<bigint> {
+    const response = await this.client.retrying((o) =>
+      this.client.raw.leaveTable({ token: this.token }, o),
+    );
+    return response.version;
+  }
+
+  /** Take this seat back (after `leave()`, after a reload, or from the bot that took it on a
+   * timeout). Returns the seat with its fresh token; this handle's token stops working. */
+  async rejoin(name = ""): Promise<TarokSeat> {
+    const response = await this.client.retrying((o) =>
+      this.client.raw.rejoinTable({ token: this.token, name }, o),
+    );
+    return new TarokSeat(this.client, response.tableId, response.token, response.seat);
+  }
+
+  /** After the match: the same seat at a new table with the same options and bots (the first
+   * of the players to ask creates it; the others join it). */
+  async rematch(): Promise<TarokSeat> {
+    const response = await this.client.retrying((o) =>
+      this.client.raw.rematch({ token: this.token }, o),
+    );
+    return new TarokSeat(this.client, response.tableId, response.token, response.seat);
+  }
+
   /** The table's log as this seat may see it (complete once the table has finished). */
   async log(): Promise<TableLog> {
     const response = await this.client.retrying((o) =>

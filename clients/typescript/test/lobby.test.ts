@@ -1,7 +1,7 @@
 // The lobby, server-side bots and clocks through the SDK.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { TableStatus } from "../src/index.js";
+import { errorInfo, TableStatus } from "../src/index.js";
 import { connect } from "../src/node.js";
 import type { NodeTarokClient } from "../src/node.js";
 import { playRandomly } from "./bots.js";
@@ -60,5 +60,31 @@ describe("lobby, bots and clocks", () => {
     assert.equal(view.status, TableStatus.FINISHED);
     const log = await seat.log();
     assert.ok(log.events.some((e) => e.body.case === "timedOut" && e.body.value.seat === 0));
+  });
+
+  test("a seat left before play is free, taken back with its token, and a rematch follows", async () => {
+    const bots = [2, 3].map((seat) => ({ seat, bot: "random" }));
+    const tableId = await client.createTable({ variant: "slovenian", players: 4, bots });
+    const first = await client.join(tableId, { name: "first", seat: 0 });
+    await first.leave();
+    let seats = (await first.client.spectate(tableId).then((s) => s.view())).seats;
+    assert.equal(seats[0]?.taken, false, "the left seat is free");
+    const back = await first.rejoin("again");
+    assert.equal(back.seat, 0);
+    const revoked = await first.view().then(
+      () => "",
+      (err: unknown) => errorInfo(err).reason,
+    );
+    assert.equal(revoked, "TOKEN_REVOKED", "the old token no longer holds the seat");
+    const other = await client.join(tableId, { name: "other" });
+    assert.equal(other.seat, 1);
+    await Promise.all([playRandomly(back), playRandomly(other)]);
+    const next = await back.rematch();
+    const again = await other.rematch();
+    assert.equal(next.tableId, again.tableId, "one rematch table for everyone");
+    assert.notEqual(next.tableId, tableId);
+    assert.deepEqual([next.seat, again.seat], [0, 1]);
+    seats = (await next.view()).seats;
+    assert.deepEqual(seats.map((s) => s.bot), ["", "", "random", "random"]);
   });
 });
