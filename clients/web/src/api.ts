@@ -48,8 +48,11 @@ export function savedSeats(): SavedSeat[] {
   }
 }
 
+/** Remember a seat (replacing an older token for the same seat of the same table). */
 export function saveSeat(seat: SavedSeat): void {
-  const others = savedSeats().filter((s) => s.token !== seat.token);
+  const same = (s: SavedSeat): boolean =>
+    s.token === seat.token || (s.tableId === seat.tableId && s.seat !== undefined && s.seat === seat.seat);
+  const others = savedSeats().filter((s) => !same(s));
   localStorage.setItem(KEY, JSON.stringify([seat, ...others].slice(0, 100)));
 }
 

@@ -10,7 +10,8 @@ import type {
   TableView,
   TarokSeat,
 } from "../../typescript/src/index.js";
-import { client, connectionOk, onConnection, savedSeats } from "./api.js";
+import { client, connectionOk, onConnection, saveSeat, savedSeats } from "./api.js";
+import type { SavedSeat } from "./api.js";
 import { cardFace } from "./cards.js";
 import { fill, h } from "./dom.js";
 
@@ -45,7 +46,7 @@ export function showTable(root: HTMLElement, tableId: string, back: () => void):
     return () => undefined;
   }
   const seat = client.seatWithToken(tableId, mine.token, mine.seat);
-  const page = new TablePage(root, seat, back);
+  const page = new TablePage(root, seat, mine, back);
   void page.run();
   return () => page.stop();
 }
@@ -65,6 +66,7 @@ class TablePage {
   constructor(
     private readonly root: HTMLElement,
     private readonly seat: TarokSeat,
+    private readonly saved: SavedSeat,
     private readonly back: () => void,
   ) {
     this.clockTimer = setInterval(() => this.tickClock(), 500);
@@ -138,12 +140,56 @@ class TablePage {
       this.root,
       this.header(view),
       this.error ? h("p", { class: "error", role: "alert" }, this.error) : null,
+      this.seatActions(view),
       h("div", { class: "table-grid" },
         this.seatsPanel(view),
         h("section", { class: "felt" }, hand ? this.handPanel(view, hand) : this.waiting(view)),
         this.sheet(view),
       ),
     );
+  }
+
+  /** Run a seat action (leave, take back, rematch); show its error if it fails. */
+  private act(action: () => Promise<void>): void {
+    this.error = "";
+    action().catch((err: unknown) => {
+      const info = errorInfo(err);
+      this.error = `${info.reason || info.codeName}: ${info.message}`;
+      this.render();
+    });
+  }
+
+  /** Keep `seat` (a fresh token for this or a new table) and show its table. */
+  private open(seat: TarokSeat): void {
+    saveSeat({ ...this.saved, tableId: seat.tableId, token: seat.token, seat: seat.seat, savedAt: Date.now() });
+    if (seat.tableId === this.seat.tableId) location.reload();
+    else location.hash = `#/table/${seat.tableId}`;
+  }
+
+  /** Leave / take back / rematch, as the table's state allows. */
+  private seatActions(view: TableView): HTMLElement | null {
+    const me = this.seat.seat;
+    if (me === undefined) return null;
+    const mine = view.seats[me];
+    const buttons: HTMLElement[] = [];
+    if (view.status === TableStatus.SEATING && mine?.taken) {
+      buttons.push(h("button", { "data-testid": "leave", onclick: () => this.act(async () => {
+        await this.seat.leave();
+        this.back();
+      }) }, "Leave the table"));
+    }
+    if (view.status !== TableStatus.FINISHED && (!mine?.taken || mine.bot)) {
+      buttons.push(h("span", {}, mine?.bot ? `A ${mine.bot} bot is playing your seat.` : "You left this seat."));
+      buttons.push(h("button", { class: "primary", "data-testid": "take-back", onclick: () => this.act(async () => {
+        this.open(await this.seat.rejoin(this.saved.name));
+      }) }, "Take my seat back"));
+    }
+    if (view.status === TableStatus.FINISHED) {
+      buttons.push(h("button", { class: "primary", "data-testid": "rematch", onclick: () => this.act(async () => {
+        this.open(await this.seat.rematch());
+      }) }, "Rematch"));
+    }
+    return buttons.length > 0 ? h("div", { class: "actions" }, buttons) : null;
   }
 
   private header(view: TableView): HTMLElement {

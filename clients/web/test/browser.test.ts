@@ -151,6 +151,40 @@ describe("the web table in Chromium", { skip }, () => {
     await page.screenshot({ path: join(ARTIFACTS, "phone.png"), fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page fits a phone's width (overflow ${overflow}px)`);
+    // A rematch: the same seat at a new table with the same bots.
+    await page.getByTestId("rematch").click();
+    await page.waitForFunction(
+      (old) => {
+        const id = document.querySelector('[data-testid="table-id"]')?.textContent;
+        return id !== undefined && id !== old;
+      },
+      tableId,
+      { timeout: 60_000 },
+    );
+    await page.locator(LEGAL).first().waitFor({ timeout: 60_000 });
     assert.deepEqual(errors, []);
+  });
+
+  test("a person leaves a table before play and takes the seat back", async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1100, height: 900 });
+    await page.goto(`${server.httpUrl}/`);
+    await page.getByTestId("create-form").waitFor({ timeout: 30_000 });
+    await page.fill('input[name="name"]', "Bo");
+    await page.selectOption('select[name="variant"]', "slovenian");
+    await page.selectOption('select[name="players"]', "4");
+    await page.selectOption('select[name="bots"]', "2");
+    await page.getByTestId("create").click();
+    const tableId = (await page.getByTestId("table-id").textContent()) ?? "";
+    await page.getByText("Waiting for 1 more player.").waitFor({ timeout: 30_000 });
+    await page.getByTestId("leave").click();
+    await page.getByTestId("create-form").waitFor({ timeout: 30_000 });
+    await page.locator(`[data-testid="open-tables"] [data-table="${tableId}"]`).waitFor();
+    await page.goto(`${server.httpUrl}/#/table/${tableId}`);
+    await page.getByText("You left this seat.").waitFor({ timeout: 30_000 });
+    await page.getByTestId("take-back").click();
+    await page.getByText("Waiting for 1 more player.").waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByTestId("take-back").count(), 0);
+    assert.equal((await page.locator('.seat.me strong').textContent())?.startsWith("Bo"), true);
   });
 });
