@@ -1,6 +1,8 @@
 // The connection to the server (Connect protocol on its HTTP port) and the seats this browser holds.
+import type { Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { TarokClient } from "../../typescript/src/index.js";
+import { h } from "./dom.js";
 
 /** The server: the page's own origin (tarok serve hosts the page), or `?server=URL`. */
 export function serverUrl(): string {
@@ -20,7 +22,40 @@ export function connectionOk(): void {
   for (const listener of listeners) listener(true);
 }
 
-export const client = new TarokClient(createConnectTransport({ baseUrl: serverUrl() }), {
+/** Languages the server's words come in; "" follows the browser's own preference. */
+export const LANGUAGES: Record<string, string> = {
+  "": "Auto",
+  en: "English",
+  sl: "Slovenščina",
+  cs: "Čeština",
+  de: "Deutsch",
+  it: "Italiano",
+};
+const LOCALE_KEY = "tarok.locale";
+
+/** The chosen language, sent as Accept-Language with every call (the server picks its words). */
+const withLocale: Interceptor = (next) => async (req) => {
+  const locale = localStorage.getItem(LOCALE_KEY) ?? "";
+  if (locale) req.header.set("accept-language", locale);
+  return next(req);
+};
+
+/** A language menu; choosing reloads the page so every view comes in the new language. */
+export function languageMenu(): HTMLElement {
+  const current = localStorage.getItem(LOCALE_KEY) ?? "";
+  const select = h(
+    "select",
+    { "aria-label": "Language", "data-testid": "language" },
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === current }, name)),
+  );
+  select.addEventListener("change", () => {
+    localStorage.setItem(LOCALE_KEY, select.value);
+    location.reload();
+  });
+  return select;
+}
+
+export const client = new TarokClient(createConnectTransport({ baseUrl: serverUrl(), interceptors: [withLocale] }), {
   retryForMs: 10 * 60_000,
   onRetry: () => {
     for (const listener of listeners) listener(false);

@@ -2,7 +2,7 @@
 import { errorInfo } from "../../typescript/src/index.js";
 import { TableStatus } from "../../typescript/src/index.js";
 import type { OptionInfo, TableSummary, VariantInfo } from "../../typescript/src/index.js";
-import { client, connectionOk, forgetTable, saveSeat, savedSeats } from "./api.js";
+import { client, connectionOk, forgetTable, languageMenu, saveSeat, savedSeats } from "./api.js";
 import { fill, h } from "./dom.js";
 
 const BOTS = ["heuristic", "random", "pimc"];
@@ -39,7 +39,7 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
   const listed = h("section", { class: "panel tables", "data-testid": "open-tables" });
   fill(
     root,
-    h("header", { class: "bar" }, h("h1", {}, "Tarok"), h("span", { class: "muted" }, "lobby")),
+    h("header", { class: "bar" }, h("h1", {}, "Tarok"), h("span", { class: "muted" }, "lobby"), languageMenu()),
     status,
     h("div", { class: "lobby" }, createForm, listed, joinForm, mine),
   );

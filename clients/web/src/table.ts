@@ -10,7 +10,7 @@ import type {
   TableView,
   TarokSeat,
 } from "../../typescript/src/index.js";
-import { client, connectionOk, onConnection, saveSeat, savedSeats } from "./api.js";
+import { client, connectionOk, languageMenu, onConnection, saveSeat, savedSeats } from "./api.js";
 import type { SavedSeat } from "./api.js";
 import { cardFace } from "./cards.js";
 import { fill, h } from "./dom.js";
@@ -208,6 +208,7 @@ class TablePage {
       h("span", { "data-testid": "status", class: "status" }, status),
       h("span", { class: this.online ? "online" : "offline", "data-testid": "connection" },
         this.online ? "connected" : "reconnecting…"),
+      languageMenu(),
     );
   }
 

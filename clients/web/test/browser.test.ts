@@ -170,6 +170,13 @@ describe("the web table in Chromium", { skip }, () => {
     await page.setViewportSize({ width: 1100, height: 900 });
     await page.goto(`${server.httpUrl}/`);
     await page.getByTestId("create-form").waitFor({ timeout: 30_000 });
+    // The language menu: every call then asks the server for its words in that language.
+    const asked = page.waitForRequest(
+      (r) => r.url().includes("/tarok.v1.TarokService/") && r.headers()["accept-language"] === "sl",
+    );
+    await page.selectOption('[data-testid="language"]', "sl");
+    await asked;
+    await page.getByTestId("create-form").waitFor({ timeout: 30_000 });
     await page.fill('input[name="name"]', "Bo");
     await page.selectOption('select[name="variant"]', "slovenian");
     await page.selectOption('select[name="players"]', "4");
