@@ -20,43 +20,45 @@ const SUITS: Record<string, Suit> = {
   Co: { glyph: "⛀", colour: "red", name: "coins" },
 };
 
-const WORDS: Record<string, string> = {
-  King: "K",
-  Queen: "Q",
-  Cavallo: "C",
-  Knight: "C",
-  Fante: "J",
-  Jack: "J",
-  Ace: "A",
-};
+const NUMERALS: [number, string][] = [
+  [10, "X"], [9, "IX"], [5, "V"], [4, "IV"], [1, "I"],
+];
 
-const BACK = /\s*\((\w+) back\)$/;
-
-/** The label without a "(blue back)" suffix. */
-function bare(card: Card): string {
-  return card.label.replace(BACK, "");
+/** 21 -> "XXI", 14 -> "XIV"; 4 is "IIII", as tarok cards print it. */
+export function roman(n: number): string {
+  if (n === 4) return "IIII";
+  let out = "";
+  for (const [value, text] of NUMERALS) {
+    for (; n >= value; n -= value) out += text;
+  }
+  return out;
 }
 
-/** The back colour of two-pack games ("blue", "red"), or "". */
+/** The card code without the ".1"/".2" of two-pack games. */
+function bareCode(card: Card): string {
+  return card.code.replace(/\.\d+$/, "");
+}
+
+/** The back colour of two-pack games (the pack a "X.1"/"X.2" code names), or "". */
 export function backColour(card: Card): string {
-  return BACK.exec(card.label)?.[1] ?? "";
+  return /\.\d+$/.test(card.code) ? (card.pack === 0 ? "blue" : "red") : "";
 }
 
-/** The card's rank as printed in its corner: "XXI" for a tarok, "K" or "10" for a suit card. */
+/** The rank printed in the card's corner: a suit card's rank from its code ("K", "10", the
+ * same in every language); a tarok's numeral or name from its label ("XXI", "Škis", "Angel"),
+ * a numbered trump's number as a numeral ("Trump 16" -> "XVI"). */
 export function rankText(card: Card): string {
-  const label = bare(card);
-  const suit = SUITS[card.suit];
-  if (suit === undefined) return label; // taroks and the fool: their numeral or name
-  const rank = label.replace(suit.glyph, "").split(" of ")[0] ?? label;
-  return WORDS[rank] ?? rank;
+  const code = bareCode(card);
+  if (SUITS[card.suit] !== undefined && code.startsWith(card.suit)) return code.slice(card.suit.length);
+  const label = card.label.replace(/\s*\(.*\)$/, "");
+  const trump = /^T(\d+)$/.exec(code)?.[1];
+  if (trump !== undefined && label.endsWith(` ${trump}`)) return roman(Number(trump));
+  return label;
 }
 
-/** Accessible name, e.g. "tarok XXI" or "K of hearts". */
+/** The accessible name: the server's label (in the table's language). */
 export function cardName(card: Card): string {
-  const suit = SUITS[card.suit];
-  const back = backColour(card) ? ` (${backColour(card)} back)` : "";
-  if (suit === undefined) return `${card.suit === "T" ? "tarok " : ""}${bare(card)}${back}`;
-  return `${rankText(card)} of ${suit.name}${back}`;
+  return card.label || card.code;
 }
 
 /** A card face; `onPlay` makes it a button (a legal move), otherwise it is a picture. */

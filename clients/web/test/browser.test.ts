@@ -9,6 +9,8 @@ import { chromium } from "playwright-core";
 import type { BrowserContext, Page } from "playwright-core";
 import { ROOT, ServerHome } from "../../typescript/test/server.js";
 import type { Server } from "../../typescript/test/server.js";
+import type { Card } from "../../typescript/src/index.js";
+import { rankText } from "../src/cards.js";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARTIFACTS = join(ROOT, "clients", "web", "test-artifacts");
@@ -193,5 +195,23 @@ describe("the web table in Chromium", { skip }, () => {
     await page.getByText("Waiting for 1 more player.").waitFor({ timeout: 30_000 });
     assert.equal(await page.getByTestId("take-back").count(), 0);
     assert.equal((await page.locator('.seat.me strong').textContent())?.startsWith("Bo"), true);
+  });
+
+  test("every card of every pack gets a short corner: numerals for taroks, ranks for suits", async () => {
+    interface Deck { variants: { id: string; rules: { deck: Card[] }[] }[] }
+    const { variants } = await call<Deck>("ListVariants", {});
+    assert.ok(variants.length >= 5);
+    for (const variant of variants) {
+      for (const card of variant.rules.flatMap((r) => r.deck)) {
+        const corner = rankText({ ...card, pack: card.pack ?? 0 });
+        assert.ok(corner.length > 0 && !corner.includes("("), `${variant.id} ${card.code}: ${corner}`);
+        if (card.suit !== "T" && card.suit !== "F") assert.ok(corner.length <= 2, `${card.code}: ${corner}`);
+      }
+    }
+    const slovenian = variants.find((v) => v.id === "slovenian")?.rules[0]?.deck ?? [];
+    const trumps = slovenian.filter((c) => c.suit === "T").map((c) => rankText(c));
+    assert.deepEqual(trumps.slice(0, 4), ["I", "II", "III", "IIII"]);
+    assert.equal(trumps[13], "XIV");
+    assert.equal(trumps[20], "XXI");
   });
 });
