@@ -1,6 +1,7 @@
 // A table: the seats, the auction and announcements, the trick, your hand with its legal moves,
 // clocks and the score sheet, kept live by a watch stream that survives reconnects.
-import { Code, errorInfo, TableStatus } from "../../typescript/src/index.js";
+import { create } from "@bufbuild/protobuf";
+import { CardSchema, Code, errorInfo, TableStatus } from "../../typescript/src/index.js";
 import type {
   Card,
   HandScored,
@@ -12,7 +13,7 @@ import type {
 } from "../../typescript/src/index.js";
 import { client, connectionOk, languageMenu, onConnection, saveSeat, savedSeats } from "./api.js";
 import type { SavedSeat } from "./api.js";
-import { cardFace } from "./cards.js";
+import { cardFace, roman } from "./cards.js";
 import { fill, h } from "./dom.js";
 
 const PHASES: Record<string, string> = {
@@ -32,6 +33,16 @@ function words(id: string): string {
 function points(n: bigint | number): string {
   const v = Number(n);
   return v > 0 ? `+${v}` : String(v);
+}
+
+/** The called card (a card code such as "SK") drawn small; other calls as text. */
+function calledCard(called: string): HTMLElement {
+  const suit = /^(Sw|Ba|Cu|Co|[HDCST])(?=\w)/.exec(called)?.[1];
+  if (suit === undefined) return h("strong", {}, words(called));
+  const trump = /^T(\d+)$/.exec(called)?.[1];
+  const label = trump === undefined ? called : roman(Number(trump));
+  const card = create(CardSchema, { code: called, suit, label });
+  return cardFace(card, undefined, true);
 }
 
 /** The table page; returns a function that stops it. */
@@ -261,7 +272,7 @@ class TablePage {
       h("div", { class: "info" },
         h("span", { class: "phase", "data-testid": "phase" }, PHASES[hand.phase] ?? words(hand.phase)),
         contract ? h("span", {}, "Game: ", h("strong", {}, contract)) : null,
-        hand.called ? h("span", {}, "Called: ", h("strong", {}, hand.called)) : null,
+        hand.called ? h("span", { class: "called" }, "Called: ", calledCard(hand.called)) : null,
       ),
       this.facts(hand),
       hand.publicCards.length > 0

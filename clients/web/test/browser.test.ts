@@ -73,7 +73,7 @@ describe("the web table in Chromium", { skip }, () => {
   /** Click random legal moves until the match is over; returns the number of clicks. */
   async function playToTheEnd(page: Page, restart?: () => Promise<void>): Promise<number> {
     let clicks = 0;
-    let shot = false;
+    let shot: "" | "play" | "trick" = "";
     for (;;) {
       await page.waitForFunction(
         (legal) =>
@@ -83,6 +83,16 @@ describe("the web table in Chromium", { skip }, () => {
         { timeout: 60_000, polling: 100 },
       );
       if ((await page.getByTestId("status").textContent()) === "match over") return clicks;
+      // A photograph of the hand in play: the first turn in the play of the cards, replaced
+      // by one with cards on the table when there is one.
+      const { playing, cards } = await page.evaluate(() => ({
+        playing: document.querySelector('[data-testid="phase"]')?.textContent === "Play",
+        cards: document.querySelectorAll(".trick figure").length,
+      }));
+      if (playing && shot !== "trick" && (shot === "" || cards > 0)) {
+        await page.screenshot({ path: join(ARTIFACTS, "hand.png"), fullPage: true });
+        shot = cards > 0 ? "trick" : "play";
+      }
       const moves = page.locator(LEGAL);
       const count = await moves.count();
       if (count === 0) continue;
@@ -93,10 +103,6 @@ describe("the web table in Chromium", { skip }, () => {
         continue; // the page re-rendered under the click (a new view arrived): look again
       }
       if (clicks === 4 && restart !== undefined) await restart();
-    if (!shot && (await page.locator('[data-testid="trick"] figure').count()) >= 2) {
-        await page.screenshot({ path: join(ARTIFACTS, "hand.png"), fullPage: true });
-        shot = true;
-      }
     }
   }
 
@@ -128,6 +134,8 @@ describe("the web table in Chromium", { skip }, () => {
     };
     const clicks = await playToTheEnd(page, restart);
     assert.ok(clicks > 0, "the person made moves");
+    // (Every hand reaches the play of the cards except a thrown-in deal, which is redealt.)
+    assert.ok(existsSync(join(ARTIFACTS, "hand.png")), "a hand in play was photographed");
     const tableId = (await page.getByTestId("table-id").textContent()) ?? "";
     const shown = await Promise.all(
       [0, 1, 2, 3].map(async (i) => Number(await page.getByTestId(`final-${i}`).textContent())),
