@@ -68,7 +68,7 @@ export function cardFace(card: Card, onPlay?: () => void, small = false): HTMLEl
   const back = backColour(card);
   const cls = ["card", kind, small ? "small" : "", back ? `back-${back}` : ""].join(" ").trim();
   const face = [
-    h("span", { class: "corner" }, rankText(card)),
+    h("span", { class: rankText(card).length >= 5 ? "corner long" : "corner" }, rankText(card)),
     h("span", { class: "pip" }, suit?.glyph ?? (card.suit === "T" ? "✦" : "★")),
   ];
   const attrs = { title: cardName(card), "aria-label": cardName(card), "data-card": card.code };
