@@ -1,6 +1,6 @@
-"""Generate the Python protobuf/gRPC modules and .pyi stubs from protos/ (one command).
+"""Generate the Python and TypeScript protocol code and docs/api.md from protos/ (one command).
 
-    python -m tarok_service.protogen          # regenerate both copies
+    python -m tarok_service.protogen          # regenerate the generated code
     python -m tarok_service.protogen --check  # fail if the committed copies are stale
 
 The generated code goes to one package, `tarok_proto` (clients/python/tarok_proto/, installed
@@ -17,6 +17,8 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+
+from . import apidoc, protogen_ts
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "protos"
@@ -96,6 +98,12 @@ def write(target: Path, files: dict[str, str]) -> None:
 def stale_files() -> list[str]:
     """Paths whose committed content differs from freshly generated output."""
     problems: list[str] = []
+    if apidoc.stale():
+        problems.append(str(apidoc.TARGET.relative_to(ROOT)))
+    if protogen_ts.available():
+        problems += protogen_ts.stale_files(protogen_ts.generate())
+    else:
+        print("TypeScript not checked: run `npm ci` in clients/typescript", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         generate_raw(Path(tmp))
         for package, target in TARGETS.items():
@@ -124,6 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for package, target in TARGETS.items():
             write(target, render(Path(tmp), package))
             print(f"generated {target.relative_to(ROOT)}")
+    protogen_ts.write(protogen_ts.generate())
+    print(f"generated {protogen_ts.TARGET.relative_to(ROOT)}")
+    apidoc.write()
+    print(f"generated {apidoc.TARGET.relative_to(ROOT)}")
     return 0
 
 

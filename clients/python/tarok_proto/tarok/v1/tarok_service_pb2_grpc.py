@@ -126,6 +126,12 @@ class TarokServiceServicer:
 
     def CreateTable(self, request, context):
         """Create a table for a match of N hands.
+        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set (`variant`).
+        Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
+        Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
+        Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
+        Error: INVALID_ARGUMENT INVALID_FIELD - `hands`, `display_name`, `visibility`, `bots`,
+        `time_per_move` or `on_timeout` out of range (metadata `field` names it).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -133,6 +139,11 @@ class TarokServiceServicer:
 
     def JoinTable(self, request, context):
         """Take a seat (or watch as a spectator) and get a token for the other calls.
+        Error: NOT_FOUND TABLE_NOT_FOUND - no table with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
+        Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
+        Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+        Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -140,6 +151,10 @@ class TarokServiceServicer:
 
     def GetTableView(self, request, context):
         """The table as the token's seat sees it now.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -147,6 +162,18 @@ class TarokServiceServicer:
 
     def SubmitMove(self, request, context):
         """Make a move for the token's seat.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
+        Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
+        Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
+        Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+        Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+        Error: FAILED_PRECONDITION ILLEGAL_MOVE - not a legal move now (MUST_FOLLOW_SUIT, BID_TOO_LOW and
+        other reasons name the rule broken; metadata `move`).
+        Error: ABORTED STALE_VERSION - `expected_version` is not the table's version.
+        Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -154,6 +181,11 @@ class TarokServiceServicer:
 
     def WatchTable(self, request, context):
         """A full view, then every event the viewer may see, live, with heartbeats.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
+        Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -161,6 +193,10 @@ class TarokServiceServicer:
 
     def GetTableLog(self, request, context):
         """The table's log: filtered for the viewer during play, complete once finished.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -168,6 +204,8 @@ class TarokServiceServicer:
 
     def ListTables(self, request, context):
         """The lobby: public tables, oldest first, filtered and paged (AIP-132).
+        Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
+        `page_token` that is not from a previous answer with the same filter.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -175,6 +213,11 @@ class TarokServiceServicer:
 
     def LeaveTable(self, request, context):
         """Give up a seat before play starts: the seat is freed, and the token can take it back.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: FAILED_PRECONDITION TABLE_STARTED - play has started: the seat cannot be left.
+        Error: ABORTED CONTENTION - the table was too busy; retry.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -183,6 +226,12 @@ class TarokServiceServicer:
     def RejoinTable(self, request, context):
         """Take a seat back with the token that held it (after LeaveTable, or from the bot that
         took it on a timeout): a fresh token; the old one stops working.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
+        Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+        Error: ABORTED CONTENTION - the table was too busy; retry.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -191,6 +240,11 @@ class TarokServiceServicer:
     def Rematch(self, request, context):
         """After a finished match: a new table with the same options and bots (one per finished
         table, whoever asks first creates it), and the caller's seat at it.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over, or it is a tournament
+        table.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

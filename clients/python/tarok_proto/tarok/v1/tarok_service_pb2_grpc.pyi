@@ -41,28 +41,90 @@ class TarokServiceStub:
     ListVariants: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.ListVariantsRequest, _tarok_service_pb2.ListVariantsResponse]
     """The rule sets this server hosts."""
     CreateTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.CreateTableRequest, _tarok_service_pb2.CreateTableResponse]
-    """Create a table for a match of N hands."""
+    """Create a table for a match of N hands.
+    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set (`variant`).
+    Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
+    Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
+    Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
+    Error: INVALID_ARGUMENT INVALID_FIELD - `hands`, `display_name`, `visibility`, `bots`,
+    `time_per_move` or `on_timeout` out of range (metadata `field` names it).
+    """
     JoinTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.JoinTableRequest, _tarok_service_pb2.JoinTableResponse]
-    """Take a seat (or watch as a spectator) and get a token for the other calls."""
+    """Take a seat (or watch as a spectator) and get a token for the other calls.
+    Error: NOT_FOUND TABLE_NOT_FOUND - no table with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
+    Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
+    Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+    Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+    """
     GetTableView: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableViewRequest, _tarok_service_pb2.GetTableViewResponse]
-    """The table as the token's seat sees it now."""
+    """The table as the token's seat sees it now.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+    """
     SubmitMove: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.SubmitMoveRequest, _tarok_service_pb2.SubmitMoveResponse]
-    """Make a move for the token's seat."""
+    """Make a move for the token's seat.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
+    Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
+    Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
+    Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+    Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+    Error: FAILED_PRECONDITION ILLEGAL_MOVE - not a legal move now (MUST_FOLLOW_SUIT, BID_TOO_LOW and
+    other reasons name the rule broken; metadata `move`).
+    Error: ABORTED STALE_VERSION - `expected_version` is not the table's version.
+    Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+    """
     WatchTable: _grpc.UnaryStreamMultiCallable[_tarok_service_pb2.WatchTableRequest, _tarok_service_pb2.WatchTableResponse]
-    """A full view, then every event the viewer may see, live, with heartbeats."""
+    """A full view, then every event the viewer may see, live, with heartbeats.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
+    Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
+    """
     GetTableLog: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableLogRequest, _tarok_service_pb2.GetTableLogResponse]
-    """The table's log: filtered for the viewer during play, complete once finished."""
+    """The table's log: filtered for the viewer during play, complete once finished.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+    """
     ListTables: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]
-    """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
+    """The lobby: public tables, oldest first, filtered and paged (AIP-132).
+    Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
+    `page_token` that is not from a previous answer with the same filter.
+    """
     LeaveTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.LeaveTableRequest, _tarok_service_pb2.LeaveTableResponse]
-    """Give up a seat before play starts: the seat is freed, and the token can take it back."""
+    """Give up a seat before play starts: the seat is freed, and the token can take it back.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: FAILED_PRECONDITION TABLE_STARTED - play has started: the seat cannot be left.
+    Error: ABORTED CONTENTION - the table was too busy; retry.
+    """
     RejoinTable: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.RejoinTableRequest, _tarok_service_pb2.RejoinTableResponse]
     """Take a seat back with the token that held it (after LeaveTable, or from the bot that
     took it on a timeout): a fresh token; the old one stops working.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
+    Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+    Error: ABORTED CONTENTION - the table was too busy; retry.
     """
     Rematch: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.RematchRequest, _tarok_service_pb2.RematchResponse]
     """After a finished match: a new table with the same options and bots (one per finished
     table, whoever asks first creates it), and the caller's seat at it.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over, or it is a tournament
+    table.
     """
     HandSeatToBot: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.HandSeatToBotRequest, _tarok_service_pb2.HandSeatToBotResponse]
     """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
@@ -80,28 +142,90 @@ class TarokServiceAsyncStub(TarokServiceStub):
     ListVariants: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.ListVariantsRequest, _tarok_service_pb2.ListVariantsResponse]  # type: ignore[assignment]
     """The rule sets this server hosts."""
     CreateTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.CreateTableRequest, _tarok_service_pb2.CreateTableResponse]  # type: ignore[assignment]
-    """Create a table for a match of N hands."""
+    """Create a table for a match of N hands.
+    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set (`variant`).
+    Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
+    Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
+    Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
+    Error: INVALID_ARGUMENT INVALID_FIELD - `hands`, `display_name`, `visibility`, `bots`,
+    `time_per_move` or `on_timeout` out of range (metadata `field` names it).
+    """
     JoinTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.JoinTableRequest, _tarok_service_pb2.JoinTableResponse]  # type: ignore[assignment]
-    """Take a seat (or watch as a spectator) and get a token for the other calls."""
+    """Take a seat (or watch as a spectator) and get a token for the other calls.
+    Error: NOT_FOUND TABLE_NOT_FOUND - no table with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
+    Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
+    Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+    Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+    """
     GetTableView: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableViewRequest, _tarok_service_pb2.GetTableViewResponse]  # type: ignore[assignment]
-    """The table as the token's seat sees it now."""
+    """The table as the token's seat sees it now.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+    """
     SubmitMove: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.SubmitMoveRequest, _tarok_service_pb2.SubmitMoveResponse]  # type: ignore[assignment]
-    """Make a move for the token's seat."""
+    """Make a move for the token's seat.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
+    Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
+    Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
+    Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+    Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+    Error: FAILED_PRECONDITION ILLEGAL_MOVE - not a legal move now (MUST_FOLLOW_SUIT, BID_TOO_LOW and
+    other reasons name the rule broken; metadata `move`).
+    Error: ABORTED STALE_VERSION - `expected_version` is not the table's version.
+    Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+    """
     WatchTable: _aio.UnaryStreamMultiCallable[_tarok_service_pb2.WatchTableRequest, _tarok_service_pb2.WatchTableResponse]  # type: ignore[assignment]
-    """A full view, then every event the viewer may see, live, with heartbeats."""
+    """A full view, then every event the viewer may see, live, with heartbeats.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
+    Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
+    """
     GetTableLog: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableLogRequest, _tarok_service_pb2.GetTableLogResponse]  # type: ignore[assignment]
-    """The table's log: filtered for the viewer during play, complete once finished."""
+    """The table's log: filtered for the viewer during play, complete once finished.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+    """
     ListTables: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.ListTablesRequest, _tarok_service_pb2.ListTablesResponse]  # type: ignore[assignment]
-    """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
+    """The lobby: public tables, oldest first, filtered and paged (AIP-132).
+    Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
+    `page_token` that is not from a previous answer with the same filter.
+    """
     LeaveTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.LeaveTableRequest, _tarok_service_pb2.LeaveTableResponse]  # type: ignore[assignment]
-    """Give up a seat before play starts: the seat is freed, and the token can take it back."""
+    """Give up a seat before play starts: the seat is freed, and the token can take it back.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: FAILED_PRECONDITION TABLE_STARTED - play has started: the seat cannot be left.
+    Error: ABORTED CONTENTION - the table was too busy; retry.
+    """
     RejoinTable: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.RejoinTableRequest, _tarok_service_pb2.RejoinTableResponse]  # type: ignore[assignment]
     """Take a seat back with the token that held it (after LeaveTable, or from the bot that
     took it on a timeout): a fresh token; the old one stops working.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
+    Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+    Error: ABORTED CONTENTION - the table was too busy; retry.
     """
     Rematch: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.RematchRequest, _tarok_service_pb2.RematchResponse]  # type: ignore[assignment]
     """After a finished match: a new table with the same options and bots (one per finished
     table, whoever asks first creates it), and the caller's seat at it.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over, or it is a tournament
+    table.
     """
     HandSeatToBot: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.HandSeatToBotRequest, _tarok_service_pb2.HandSeatToBotResponse]  # type: ignore[assignment]
     """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
@@ -134,7 +258,14 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.CreateTableRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.CreateTableResponse, _abc.Awaitable[_tarok_service_pb2.CreateTableResponse]]:
-        """Create a table for a match of N hands."""
+        """Create a table for a match of N hands.
+        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set (`variant`).
+        Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for `players`.
+        Error: INVALID_ARGUMENT BAD_OPTION - an unknown option or a value it does not allow.
+        Error: INVALID_ARGUMENT BAD_DEAL - a preset deal is not the deck, each card once.
+        Error: INVALID_ARGUMENT INVALID_FIELD - `hands`, `display_name`, `visibility`, `bots`,
+        `time_per_move` or `on_timeout` out of range (metadata `field` names it).
+        """
 
     @_abc_1.abstractmethod
     def JoinTable(
@@ -142,7 +273,13 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.JoinTableRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.JoinTableResponse, _abc.Awaitable[_tarok_service_pb2.JoinTableResponse]]:
-        """Take a seat (or watch as a spectator) and get a token for the other calls."""
+        """Take a seat (or watch as a spectator) and get a token for the other calls.
+        Error: NOT_FOUND TABLE_NOT_FOUND - no table with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
+        Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
+        Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+        Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+        """
 
     @_abc_1.abstractmethod
     def GetTableView(
@@ -150,7 +287,12 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.GetTableViewRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.GetTableViewResponse, _abc.Awaitable[_tarok_service_pb2.GetTableViewResponse]]:
-        """The table as the token's seat sees it now."""
+        """The table as the token's seat sees it now.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+        """
 
     @_abc_1.abstractmethod
     def SubmitMove(
@@ -158,7 +300,20 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.SubmitMoveRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.SubmitMoveResponse, _abc.Awaitable[_tarok_service_pb2.SubmitMoveResponse]]:
-        """Make a move for the token's seat."""
+        """Make a move for the token's seat.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token.
+        Error: INVALID_ARGUMENT MALFORMED_MOVE - neither a well-formed move id nor a spec.
+        Error: FAILED_PRECONDITION NOT_YOUR_TURN - another seat is to move (metadata `turn`).
+        Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+        Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+        Error: FAILED_PRECONDITION ILLEGAL_MOVE - not a legal move now (MUST_FOLLOW_SUIT, BID_TOO_LOW and
+        other reasons name the rule broken; metadata `move`).
+        Error: ABORTED STALE_VERSION - `expected_version` is not the table's version.
+        Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+        """
 
     @_abc_1.abstractmethod
     def WatchTable(
@@ -166,7 +321,13 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.WatchTableRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_tarok_service_pb2.WatchTableResponse], _abc.AsyncIterator[_tarok_service_pb2.WatchTableResponse]]:
-        """A full view, then every event the viewer may see, live, with heartbeats."""
+        """A full view, then every event the viewer may see, live, with heartbeats.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a negative `from_version`.
+        Error: RESOURCE_EXHAUSTED TOO_MANY_WATCHERS - the server has too many open streams.
+        """
 
     @_abc_1.abstractmethod
     def GetTableLog(
@@ -174,7 +335,12 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.GetTableLogRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.GetTableLogResponse, _abc.Awaitable[_tarok_service_pb2.GetTableLogResponse]]:
-        """The table's log: filtered for the viewer during play, complete once finished."""
+        """The table's log: filtered for the viewer during play, complete once finished.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_EXPIRED - the token has expired.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+        """
 
     @_abc_1.abstractmethod
     def ListTables(
@@ -182,7 +348,10 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.ListTablesRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.ListTablesResponse, _abc.Awaitable[_tarok_service_pb2.ListTablesResponse]]:
-        """The lobby: public tables, oldest first, filtered and paged (AIP-132)."""
+        """The lobby: public tables, oldest first, filtered and paged (AIP-132).
+        Error: INVALID_ARGUMENT INVALID_FIELD - a malformed `filter`, a negative `page_size`, or a
+        `page_token` that is not from a previous answer with the same filter.
+        """
 
     @_abc_1.abstractmethod
     def LeaveTable(
@@ -190,7 +359,13 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.LeaveTableRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.LeaveTableResponse, _abc.Awaitable[_tarok_service_pb2.LeaveTableResponse]]:
-        """Give up a seat before play starts: the seat is freed, and the token can take it back."""
+        """Give up a seat before play starts: the seat is freed, and the token can take it back.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: FAILED_PRECONDITION TABLE_STARTED - play has started: the seat cannot be left.
+        Error: ABORTED CONTENTION - the table was too busy; retry.
+        """
 
     @_abc_1.abstractmethod
     def RejoinTable(
@@ -200,6 +375,12 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_tarok_service_pb2.RejoinTableResponse, _abc.Awaitable[_tarok_service_pb2.RejoinTableResponse]]:
         """Take a seat back with the token that held it (after LeaveTable, or from the bot that
         took it on a timeout): a fresh token; the old one stops working.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
+        Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+        Error: ABORTED CONTENTION - the table was too busy; retry.
         """
 
     @_abc_1.abstractmethod
@@ -210,6 +391,11 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_tarok_service_pb2.RematchResponse, _abc.Awaitable[_tarok_service_pb2.RematchResponse]]:
         """After a finished match: a new table with the same options and bots (one per finished
         table, whoever asks first creates it), and the caller's seat at it.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over, or it is a tournament
+        table.
         """
 
     @_abc_1.abstractmethod

@@ -93,6 +93,10 @@ class TournamentServiceServicer:
 
     def CreateTournament(self, request, context):
         """Create a tournament; remote entrants get their tokens here.
+        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set.
+        Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
+        Error: INVALID_ARGUMENT BAD_OPTION - an unknown table option or a value it does not allow.
+        Error: INVALID_ARGUMENT INVALID_FIELD - entrants, deals, bots or limits out of range.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -100,6 +104,7 @@ class TournamentServiceServicer:
 
     def GetTournament(self, request, context):
         """Progress and standings.
+        Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -107,6 +112,7 @@ class TournamentServiceServicer:
 
     def WatchTournament(self, request, context):
         """Progress and standings after every change, until the tournament has finished.
+        Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -114,6 +120,7 @@ class TournamentServiceServicer:
 
     def ExportTournament(self, request, context):
         """The results as JSON: standings and every table id (with a spectator token for its log).
+        Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -121,6 +128,9 @@ class TournamentServiceServicer:
 
     def StreamMyTurns(self, request, context):
         """Where the bot holding these tokens must move next, across all its tables.
+        Error: UNAUTHENTICATED BAD_TOKEN - a token is not one this server signed.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token has no turns.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no tokens, or too many.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -128,6 +138,7 @@ class TournamentServiceServicer:
 
     def GetRatings(self, request, context):
         """A variant's ratings, kept across tournaments.
+        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -40,17 +40,34 @@ class TournamentServiceStub:
     @_typing.overload
     def __new__(cls, channel: _aio.Channel) -> TournamentServiceAsyncStub: ...
     CreateTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.CreateTournamentRequest, _tournament_service_pb2.CreateTournamentResponse]
-    """Create a tournament; remote entrants get their tokens here."""
+    """Create a tournament; remote entrants get their tokens here.
+    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set.
+    Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
+    Error: INVALID_ARGUMENT BAD_OPTION - an unknown table option or a value it does not allow.
+    Error: INVALID_ARGUMENT INVALID_FIELD - entrants, deals, bots or limits out of range.
+    """
     GetTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.GetTournamentRequest, _tournament_service_pb2.GetTournamentResponse]
-    """Progress and standings."""
+    """Progress and standings.
+    Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    """
     WatchTournament: _grpc.UnaryStreamMultiCallable[_tournament_service_pb2.WatchTournamentRequest, _tournament_service_pb2.WatchTournamentResponse]
-    """Progress and standings after every change, until the tournament has finished."""
+    """Progress and standings after every change, until the tournament has finished.
+    Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    """
     ExportTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.ExportTournamentRequest, _tournament_service_pb2.ExportTournamentResponse]
-    """The results as JSON: standings and every table id (with a spectator token for its log)."""
+    """The results as JSON: standings and every table id (with a spectator token for its log).
+    Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    """
     StreamMyTurns: _grpc.UnaryStreamMultiCallable[_tournament_service_pb2.StreamMyTurnsRequest, _tournament_service_pb2.StreamMyTurnsResponse]
-    """Where the bot holding these tokens must move next, across all its tables."""
+    """Where the bot holding these tokens must move next, across all its tables.
+    Error: UNAUTHENTICATED BAD_TOKEN - a token is not one this server signed.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token has no turns.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no tokens, or too many.
+    """
     GetRatings: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.GetRatingsRequest, _tournament_service_pb2.GetRatingsResponse]
-    """A variant's ratings, kept across tournaments."""
+    """A variant's ratings, kept across tournaments.
+    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given.
+    """
     CancelTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.CancelTournamentRequest, _tournament_service_pb2.CancelTournamentResponse]
     """End a running tournament (organiser token): recorded in its log; the deals are revealed."""
     PauseTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.PauseTournamentRequest, _tournament_service_pb2.PauseTournamentResponse]
@@ -70,17 +87,34 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     CreateTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.CreateTournamentRequest, _tournament_service_pb2.CreateTournamentResponse]  # type: ignore[assignment]
-    """Create a tournament; remote entrants get their tokens here."""
+    """Create a tournament; remote entrants get their tokens here.
+    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set.
+    Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
+    Error: INVALID_ARGUMENT BAD_OPTION - an unknown table option or a value it does not allow.
+    Error: INVALID_ARGUMENT INVALID_FIELD - entrants, deals, bots or limits out of range.
+    """
     GetTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.GetTournamentRequest, _tournament_service_pb2.GetTournamentResponse]  # type: ignore[assignment]
-    """Progress and standings."""
+    """Progress and standings.
+    Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    """
     WatchTournament: _aio.UnaryStreamMultiCallable[_tournament_service_pb2.WatchTournamentRequest, _tournament_service_pb2.WatchTournamentResponse]  # type: ignore[assignment]
-    """Progress and standings after every change, until the tournament has finished."""
+    """Progress and standings after every change, until the tournament has finished.
+    Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    """
     ExportTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.ExportTournamentRequest, _tournament_service_pb2.ExportTournamentResponse]  # type: ignore[assignment]
-    """The results as JSON: standings and every table id (with a spectator token for its log)."""
+    """The results as JSON: standings and every table id (with a spectator token for its log).
+    Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    """
     StreamMyTurns: _aio.UnaryStreamMultiCallable[_tournament_service_pb2.StreamMyTurnsRequest, _tournament_service_pb2.StreamMyTurnsResponse]  # type: ignore[assignment]
-    """Where the bot holding these tokens must move next, across all its tables."""
+    """Where the bot holding these tokens must move next, across all its tables.
+    Error: UNAUTHENTICATED BAD_TOKEN - a token is not one this server signed.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token has no turns.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no tokens, or too many.
+    """
     GetRatings: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.GetRatingsRequest, _tournament_service_pb2.GetRatingsResponse]  # type: ignore[assignment]
-    """A variant's ratings, kept across tournaments."""
+    """A variant's ratings, kept across tournaments.
+    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given.
+    """
     CancelTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.CancelTournamentRequest, _tournament_service_pb2.CancelTournamentResponse]  # type: ignore[assignment]
     """End a running tournament (organiser token): recorded in its log; the deals are revealed."""
     PauseTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.PauseTournamentRequest, _tournament_service_pb2.PauseTournamentResponse]  # type: ignore[assignment]
@@ -103,7 +137,12 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tournament_service_pb2.CreateTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_service_pb2.CreateTournamentResponse, _abc.Awaitable[_tournament_service_pb2.CreateTournamentResponse]]:
-        """Create a tournament; remote entrants get their tokens here."""
+        """Create a tournament; remote entrants get their tokens here.
+        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no such rule set.
+        Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
+        Error: INVALID_ARGUMENT BAD_OPTION - an unknown table option or a value it does not allow.
+        Error: INVALID_ARGUMENT INVALID_FIELD - entrants, deals, bots or limits out of range.
+        """
 
     @_abc_1.abstractmethod
     def GetTournament(
@@ -111,7 +150,9 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tournament_service_pb2.GetTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_service_pb2.GetTournamentResponse, _abc.Awaitable[_tournament_service_pb2.GetTournamentResponse]]:
-        """Progress and standings."""
+        """Progress and standings.
+        Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        """
 
     @_abc_1.abstractmethod
     def WatchTournament(
@@ -119,7 +160,9 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tournament_service_pb2.WatchTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_tournament_service_pb2.WatchTournamentResponse], _abc.AsyncIterator[_tournament_service_pb2.WatchTournamentResponse]]:
-        """Progress and standings after every change, until the tournament has finished."""
+        """Progress and standings after every change, until the tournament has finished.
+        Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        """
 
     @_abc_1.abstractmethod
     def ExportTournament(
@@ -127,7 +170,9 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tournament_service_pb2.ExportTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_service_pb2.ExportTournamentResponse, _abc.Awaitable[_tournament_service_pb2.ExportTournamentResponse]]:
-        """The results as JSON: standings and every table id (with a spectator token for its log)."""
+        """The results as JSON: standings and every table id (with a spectator token for its log).
+        Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        """
 
     @_abc_1.abstractmethod
     def StreamMyTurns(
@@ -135,7 +180,11 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tournament_service_pb2.StreamMyTurnsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_tournament_service_pb2.StreamMyTurnsResponse], _abc.AsyncIterator[_tournament_service_pb2.StreamMyTurnsResponse]]:
-        """Where the bot holding these tokens must move next, across all its tables."""
+        """Where the bot holding these tokens must move next, across all its tables.
+        Error: UNAUTHENTICATED BAD_TOKEN - a token is not one this server signed.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token has no turns.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no tokens, or too many.
+        """
 
     @_abc_1.abstractmethod
     def GetRatings(
@@ -143,7 +192,9 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tournament_service_pb2.GetRatingsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_service_pb2.GetRatingsResponse, _abc.Awaitable[_tournament_service_pb2.GetRatingsResponse]]:
-        """A variant's ratings, kept across tournaments."""
+        """A variant's ratings, kept across tournaments.
+        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given.
+        """
 
     @_abc_1.abstractmethod
     def CancelTournament(

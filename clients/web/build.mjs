@@ -1,0 +1,38 @@
+// Bundle src/main.ts (and the SDK it imports from ../typescript/src) into dist/.
+import { build } from "esbuild";
+import { copyFile, mkdir, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, "dist");
+
+// One copy of the protobuf and Connect runtimes: resolve them from this package's
+// node_modules also for the SDK sources in ../typescript/src.
+const oneRuntime = {
+  name: "one-runtime",
+  setup(b) {
+    b.onResolve({ filter: /^@(bufbuild|connectrpc)\// }, (args) => {
+      if (args.pluginData === "one-runtime") return undefined;
+      return b.resolve(args.path, { resolveDir: here, kind: args.kind, pluginData: "one-runtime" });
+    });
+  },
+};
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+await build({
+  entryPoints: [join(here, "src", "main.ts")],
+  bundle: true,
+  format: "esm",
+  target: "es2022",
+  minify: true,
+  sourcemap: true,
+  legalComments: "none",
+  outfile: join(dist, "app.js"),
+  plugins: [oneRuntime],
+  logLevel: "warning",
+});
+await copyFile(join(here, "src", "index.html"), join(dist, "index.html"));
+await copyFile(join(here, "src", "style.css"), join(dist, "style.css"));
+console.log(`built ${dist}`);

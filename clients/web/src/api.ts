@@ -1,0 +1,96 @@
+// The connection to the server (Connect protocol on its HTTP port) and the seats this browser holds.
+import type { Interceptor } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { TarokClient } from "../../typescript/src/index.js";
+import { h } from "./dom.js";
+
+/** The server: the page's own origin (tarok serve hosts the page), or `?server=URL`. */
+export function serverUrl(): string {
+  return new URLSearchParams(location.search).get("server") ?? location.origin;
+}
+
+type Listener = (online: boolean) => void;
+const listeners = new Set<Listener>();
+
+/** Be told when the connection drops (false) and when an answer arrives again (true). */
+export function onConnection(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function connectionOk(): void {
+  for (const listener of listeners) listener(true);
+}
+
+/** Languages the server's words come in; "" follows the browser's own preference. */
+export const LANGUAGES: Record<string, string> = {
+  "": "Auto",
+  en: "English",
+  sl: "Slovenščina",
+  cs: "Čeština",
+  de: "Deutsch",
+  it: "Italiano",
+};
+const LOCALE_KEY = "tarok.locale";
+
+/** The chosen language, sent as Accept-Language with every call (the server picks its words). */
+const withLocale: Interceptor = (next) => async (req) => {
+  const locale = localStorage.getItem(LOCALE_KEY) ?? "";
+  if (locale) req.header.set("accept-language", locale);
+  return next(req);
+};
+
+/** A language menu; choosing reloads the page so every view comes in the new language. */
+export function languageMenu(): HTMLElement {
+  const current = localStorage.getItem(LOCALE_KEY) ?? "";
+  const select = h(
+    "select",
+    { "aria-label": "Language", "data-testid": "language" },
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === current }, name)),
+  );
+  select.addEventListener("change", () => {
+    localStorage.setItem(LOCALE_KEY, select.value);
+    location.reload();
+  });
+  return select;
+}
+
+export const client = new TarokClient(createConnectTransport({ baseUrl: serverUrl(), interceptors: [withLocale] }), {
+  retryForMs: 10 * 60_000,
+  onRetry: () => {
+    for (const listener of listeners) listener(false);
+  },
+});
+
+/** A seat whose token this browser keeps, to come back to it (reload, lost connection). */
+export interface SavedSeat {
+  readonly tableId: string;
+  readonly token: string;
+  readonly seat: number | undefined;
+  readonly name: string;
+  readonly variant: string;
+  readonly savedAt: number;
+}
+
+const KEY = "tarok.seats";
+
+export function savedSeats(): SavedSeat[] {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(KEY) ?? "[]");
+    return Array.isArray(parsed) ? (parsed as SavedSeat[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Remember a seat (replacing an older token for the same seat of the same table). */
+export function saveSeat(seat: SavedSeat): void {
+  const same = (s: SavedSeat): boolean =>
+    s.token === seat.token || (s.tableId === seat.tableId && s.seat !== undefined && s.seat === seat.seat);
+  const others = savedSeats().filter((s) => !same(s));
+  localStorage.setItem(KEY, JSON.stringify([seat, ...others].slice(0, 100)));
+}
+
+export function forgetTable(tableId: string): void {
+  localStorage.setItem(KEY, JSON.stringify(savedSeats().filter((s) => s.tableId !== tableId)));
+}
