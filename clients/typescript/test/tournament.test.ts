@@ -7,6 +7,7 @@ import { ServerHome } from "./server.js";
 import type { Server } from "./server.js";
 
 const home = new ServerHome();
+const ORGANISER_KEY = "ts-test-organiser-key";
 let server: Server | undefined;
 
 after(async () => {
@@ -15,11 +16,13 @@ after(async () => {
 });
 
 test("a remote TypeScript bot plays every table of its tournament", async () => {
-  server = await home.start();
+  server = await home.start(0, 0, ["--organiser-key", ORGANISER_KEY, "--tournament-bot-share", "1"]);
   const client = connect(server.grpcUrl);
   try {
     const created = await client.tournaments.createTournament({
+      organiserKey: ORGANISER_KEY,
       spec: {
+        fullRotation: true, // the bot sits at every table (it is trusted to forget the deals)
         variant: "slovenian",
         players: 4,
         deals: 2,
