@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 from tarok_proto.tarok.v1 import cards_pb2
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
+from ..engine import fairness
 from ..engine.moves import Move
 from ..engine.state import HandState
 from ..engine.variant import Variant
-from ..tournament import fairness
 from . import codec
 from . import errors as e
 from .events import Payload, seconds, timestamp
@@ -174,7 +174,7 @@ def settle_finished(batch: Batch, shuffle: Shuffler) -> None:
 def _deal(batch: Batch, shuffle: Shuffler) -> None:
     """HandDealt with the order and its commitment (see `tournament.fairness`)."""
     order, preset = shuffle(batch.table)
-    salt = fairness.new_salt()
+    salt = secrets.token_bytes(fairness.SALT_BYTES)
     batch.add(
         ev.HandDealt(
             deal_number=batch.table.deal_number + 1,

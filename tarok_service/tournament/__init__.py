@@ -1,7 +1,8 @@
 """Tournaments, pure: the schedule of tables (duplicate seat rotation, preset deals) and the
 standings (scores, duplicate-normalised results, OpenSkill ratings). No gRPC, no store."""
 
-from .schedule import Game, deal_orders, schedule
+from ..engine.fairness import deal_orders
+from .schedule import Game, schedule
 from .standings import GameRecord, Rated, Standing, rate, standings
 
 __all__ = [

@@ -14,10 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .fairness import seeded_order
-
-REDEAL_PRESETS = 3  # extra preset deals per table, so thrown-in hands stay duplicate too
-
 
 @dataclass(frozen=True, slots=True)
 class Game:
@@ -105,12 +101,3 @@ def spread(entrants: int, players: int, deals: int, duplicate: bool, once: list[
 def _rotate(seating: Sequence[int], shift: int) -> tuple[int, ...]:
     n = len(seating)
     return tuple(seating[(seat - shift) % n] for seat in range(n))
-
-
-def deal_orders(codes: Sequence[str], seed: int, deal: int) -> list[list[str]]:
-    """The preset card orders of a deal (the first, then spares for redeals), from the seed.
-
-    Every table of the same deal gets the same orders; the seed is the tournament's secret
-    until it ends, then anyone may recompute them (`fairness.seeded_order`).
-    """
-    return [seeded_order(codes, seed, deal, spare) for spare in range(1 + REDEAL_PRESETS)]

@@ -16,6 +16,7 @@ ALLOWED = {
     "decimal",
     "enum",
     "functools",
+    "hashlib",  # deterministic digests (deal commitments); never a source of randomness
     "itertools",
     "math",
     "typing",

@@ -64,6 +64,11 @@ def test_client_wheel_installs_alone_and_plays_a_table(tmp_path: Path) -> None:
     # Run from an empty directory so the repository is not on sys.path.
     assert run(python, "-c", probe, cwd=tmp_path).stdout.strip() == "True"
 
+    # The `tarok` command works without the server; `serve` comes only with the server part.
+    helped = run(env_dir / "bin" / "tarok", "--help", cwd=tmp_path).stdout
+    commands = set(helped.split("{", 1)[1].split("}", 1)[0].split(","))
+    assert {"demo", "tournament", "bot"} <= commands and "serve" not in commands, commands
+
     with local_server() as target:
         done = run(python, "-c", PLAY, target, cwd=tmp_path)
     result = json.loads(done.stdout.strip().splitlines()[-1])

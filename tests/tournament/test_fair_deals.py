@@ -17,7 +17,7 @@ from tarok_client.verify import verify_log, verify_tournament
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from tarok_service.tournament import fairness
+from tarok_service.engine import fairness
 
 from ..client.test_cli import run_tarok
 from ..service.harness import FINISHED, ServerThread, new_table, step, view

@@ -16,7 +16,7 @@ from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from tarok_service.tournament import fairness
+from tarok_service.engine import fairness
 
 from ..service.harness import ServerThread, config, expect_error
 from .helpers import ORGANISER_KEY, tour_config

@@ -1,4 +1,5 @@
-"""The `tarok` command: serve, demo, variants, selfplay, tournament, bot, verify."""
+"""The `tarok` command: demo, variants, selfplay, tournament, bot, verify, and the commands
+other installed parts add (`serve` from the server)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from importlib.metadata import entry_points
+from typing import Any
 
 from . import tournament_cli
 from .local import local_server
@@ -18,96 +21,8 @@ DEFAULT_SERVER = "localhost:50051"
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tarok", description="Tarok game server and tools.")
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="run the gRPC server")
-    serve.add_argument(
-        "--store",
-        default="sqlite:///tarok.db",
-        help="sqlite:///path.db, sqlite:///:memory: or postgresql://...",
-    )
-    serve.add_argument(
-        "--sqlite-sync",
-        choices=("full", "normal"),
-        default="full",
-        help="SQLite durability: full (default) survives power loss; normal survives a "
-        "server crash but may lose the last moves on power loss or an OS crash",
-    )
-    serve.add_argument("--host", default="[::]")
-    serve.add_argument("--port", type=int, default=50051, help="0 picks a free port")
-    serve.add_argument(
-        "--secret", default=None, help="token signing secret (default: $TAROK_SECRET, else random)"
-    )
-    serve.add_argument(
-        "--secret-file",
-        default=None,
-        help="keep the token signing key in this file (created with mode 0600 on first start), "
-        "so tokens survive restarts",
-    )
-    serve.add_argument(
-        "--previous-secret",
-        action="append",
-        default=[],
-        help="an older signing secret whose tokens are still accepted (repeatable; rotation)",
-    )
-    serve.add_argument(
-        "--store-timeout",
-        type=float,
-        default=3.0,
-        help="seconds a call waits for the store before failing with UNAVAILABLE",
-    )
-    serve.add_argument("--heartbeat", type=float, default=10.0, help="watch heartbeat seconds")
-    tournament_cli.add_serve_options(serve)
-    serve.add_argument(
-        "--metrics-port",
-        type=int,
-        default=0,
-        help="serve Prometheus /metrics on this port (0: disabled; 9464 is customary)",
-    )
-    serve.add_argument("--metrics-host", default="0.0.0.0", help="address of the metrics port")
-    serve.add_argument(
-        "--log-format",
-        choices=("json", "console"),
-        default="console",
-        help="json lines (production) or a readable console format (development)",
-    )
-    serve.add_argument(
-        "--drain-seconds",
-        type=float,
-        default=0.0,
-        help="on SIGTERM, keep serving this long while health reports NOT_SERVING",
-    )
-    serve.add_argument(
-        "--grace-seconds",
-        type=float,
-        default=10.0,
-        help="on SIGTERM, time calls in flight get to finish",
-    )
-    serve.add_argument(
-        "--http-port",
-        type=int,
-        default=None,
-        help="also serve Connect (JSON and binary), gRPC-Web and gRPC over HTTP on this port "
-        "(browsers; 0 picks a free port; default: off)",
-    )
-    serve.add_argument("--http-host", default="[::]", help="address of the HTTP port")
-    serve.add_argument(
-        "--cors-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="an origin browsers may call the HTTP port from (repeatable; '*' for any; "
-        "default: none, same-origin pages only)",
-    )
-    serve.add_argument(
-        "--static-dir",
-        default=None,
-        help="serve these files on the HTTP port (default: clients/web/dist if it exists)",
-    )
-    serve.add_argument(
-        "--open-table-ttl",
-        type=float,
-        default=24 * 3600.0,
-        help="seconds an open table may wait for players before it expires (0: never)",
-    )
+    for plugin in _plugins().values():  # e.g. `serve`, when the server is installed
+        plugin.add_parser(sub)
     demo = sub.add_parser("demo", help="play a table of bots over gRPC")
     demo.add_argument(
         "--server", default=None, help="host:port of a running server (default: start a local one)"
@@ -137,8 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(selfplay.main(args_list[1:]))
     args = _parser().parse_args(args_list)
     try:
-        if args.command == "serve":
-            return _serve(args)
+        plugins = _plugins()
+        if args.command in plugins:
+            return int(plugins[args.command].run(args))
         if args.command == "demo":
             return _demo(args)
         if args.command in ("tournament", "bot", "verify"):
@@ -151,37 +67,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _serve(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from tarok_service.server.config import ServerConfig, resolve_secret
-    from tarok_service.server.http import static_dir_default
-    from tarok_service.server.main import configure_logging, serve
-
-    configure_logging(args.log_format)
-    config = ServerConfig(
-        store_url=args.store,
-        sqlite_sync=args.sqlite_sync,
-        host=args.host,
-        port=args.port,
-        secret=resolve_secret(args.secret, key_file=args.secret_file),
-        previous_secrets=tuple(s.encode() for s in args.previous_secret),
-        store_timeout_seconds=args.store_timeout,
-        heartbeat_seconds=args.heartbeat,
-        metrics_port=args.metrics_port,
-        metrics_host=args.metrics_host,
-        log_format=args.log_format,
-        drain_seconds=args.drain_seconds,
-        grace_seconds=args.grace_seconds,
-        **tournament_cli.serve_config(args),
-        http_port=args.http_port,
-        http_host=args.http_host,
-        cors_origins=tuple(args.cors_origin),
-        static_dir=static_dir_default(args.static_dir),
-        open_table_ttl_seconds=args.open_table_ttl,
-    )
-    asyncio.run(serve(config))
-    return 0
+def _plugins() -> dict[str, Any]:
+    """Subcommands other installed parts add to `tarok` (the server adds `serve`): the entry
+    points of group `tarok.commands`, each a module with `add_parser(sub)` and `run(args)`.
+    The client never imports the server; the server finds its way in."""
+    return {ep.name: ep.load() for ep in entry_points(group="tarok.commands")}
 
 
 @contextmanager

@@ -16,14 +16,16 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from .runner import Bot, BotRunner, EngineBot
 from .sdk import Client, connect
 from .tournaments import FINISHED, Tournaments
-from .verify import Report, read_log, verify_files, verify_tournament
+
+if TYPE_CHECKING:
+    from .verify import Report
 
 Target = Callable[[str | None], AbstractContextManager[str]]
 BUILTIN = ("random", "heuristic", "pimc")
@@ -33,42 +35,6 @@ DEFAULT_TIME_PER_MOVE = 10.0
 DEFAULT_MAX_TIMEOUTS = 3
 DEFAULT_PARALLEL = 8
 DEFAULT_CHECK_IN = 60.0
-
-
-def add_serve_options(serve: argparse.ArgumentParser) -> None:
-    """The tournament options and limits of `tarok serve`."""
-    serve.add_argument(
-        "--organiser-key",
-        default=None,
-        help=f"key that CreateTournament needs (default: ${ORGANISER_KEY_ENV}; "
-        "none: the server takes no tournaments)",
-    )
-    serve.add_argument(
-        "--max-tournaments", type=int, default=8, help="tournaments running at once (%(default)s)"
-    )
-    serve.add_argument(
-        "--max-tournament-tables",
-        type=int,
-        default=50_000,
-        help="tables in one tournament (%(default)s)",
-    )
-    serve.add_argument(
-        "--tournament-bot-share",
-        type=float,
-        default=float(os.environ.get(BOT_SHARE_ENV, "0.25")),
-        help=f"share of wall time built-in tournament bots may think (%(default)s; 1: all; "
-        f"default from ${BOT_SHARE_ENV})",
-    )
-
-
-def serve_config(args: argparse.Namespace) -> dict[str, Any]:
-    """ServerConfig fields from the `tarok serve` tournament options."""
-    return {
-        "organiser_key": args.organiser_key or os.environ.get(ORGANISER_KEY_ENV, ""),
-        "max_tournaments": args.max_tournaments,
-        "max_tournament_tables": args.max_tournament_tables,
-        "tournament_bot_share": args.tournament_bot_share,
-    }
 
 
 def add_parsers(sub: Any) -> None:
@@ -215,6 +181,8 @@ def main(args: argparse.Namespace, target: Target) -> int:
               f"{stats.reconnects} reconnects, {stats.tables} tables")  # fmt: skip
         return 0
     if args.command == "verify":
+        from .verify import verify_files  # needs the rules package (tarok-client[brains])
+
         return print_report(verify_files(args.logs, args.seat_log, args.tournament), args.json)
     key = getattr(args, "organiser_key", None) or os.environ.get(ORGANISER_KEY_ENV, "")
     if args.server is None and args.action == "run" and not key:
@@ -326,7 +294,7 @@ def bot_option_map(items: list[str]) -> dict[str, dict[str, str]]:
 
 
 def _options(items: list[str]) -> dict[str, Any]:
-    from tarok_service.tournament.brains import option_value
+    from tarok_service.bots.configured import option_value
 
     return {k: option_value(v) for k, _, v in (i.partition("=") for i in items)}
 
@@ -415,6 +383,8 @@ def fetch_and_verify(client: Client, tours: Tournaments, tournament_id: str) -> 
     """A finished tournament's export and every table's complete log, verified."""
     from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
     from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+
+    from .verify import read_log, verify_tournament  # needs the rules package
 
     export = json.loads(tours.export(tournament_id))
     stub = svc_grpc.TarokServiceStub(client.channel)

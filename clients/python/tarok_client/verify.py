@@ -17,8 +17,9 @@ from typing import Any
 from google.protobuf import json_format
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
+from tarok_service.engine import fairness
+from tarok_service.engine.fairness import deal_orders
 from tarok_service.engine.variant import Variant
-from tarok_service.tournament import deal_orders, fairness
 from tarok_service.variants.registry import find_variant
 
 

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from ...tournament import fairness
+from ...engine import fairness
 from .. import errors as e
 from ..context import Context
 from ..limits import MAX_ID
@@ -44,7 +44,7 @@ class TournamentApp:
         await self._check_room()
         tournament_id = "T" + secrets.token_hex(ID_BYTES)
         seed = request.seed if request.HasField("seed") else secrets.randbits(62)
-        salt = fairness.new_salt()
+        salt = secrets.token_bytes(fairness.SALT_BYTES)
         created = tm.TournamentCreated(spec=checked, seed=seed, seed_salt=salt)
         await self.ctx.store.append(tournament_id, 0, log.encode([created]), self.ctx.clock())
         listed = tm.TournamentListed(tournament_id=tournament_id)

@@ -7,7 +7,8 @@ from typing import Any
 
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from ...tournament import fairness, standings
+from ...engine import fairness
+from ...tournament import standings
 from ..context import Context
 from .log import TournamentState
 

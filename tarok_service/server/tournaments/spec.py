@@ -5,8 +5,8 @@ from __future__ import annotations
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ...bots import BOT_NAMES
+from ...bots.configured import entrant_bot
 from ...engine.options import OptionError
-from ...tournament.brains import entrant_bot
 from ...variants.registry import find_variant
 from .. import errors as e
 from .log import schedule_of

@@ -23,8 +23,8 @@ import structlog
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ...bots import Bot
+from ...bots.configured import entrant_bot
 from ...store import VersionConflict
-from ...tournament.brains import entrant_bot
 from .. import errors as e
 from ..commands import time_out
 from ..context import Context

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..bots import Bot, make_bot
+from .base import Bot, make_bot
 
 
 def option_value(text: str) -> int | float | bool | str:

@@ -9,22 +9,18 @@ derivation of tournament deals (the scheme is described in docs/fair-deals.md).
   driven by SHA-256 in counter mode over "tarok-deal/v1/{seed}/{deal}/{spare}"; anyone may
   recompute it from the revealed seed.
 
-Pure functions (no I/O), shared by the server and the verifier in the Python client.
+Pure functions (no I/O, no randomness: the server draws the salts), shared by the server and
+the verifier in the Python client.
 """
 
 from __future__ import annotations
 
 import hashlib
-import secrets
 from collections.abc import Iterator, Sequence
 
 SALT_BYTES = 32
 SEPARATOR = ","
 _DRAW = 8  # bytes per random draw (big-endian unsigned)
-
-
-def new_salt() -> bytes:
-    return secrets.token_bytes(SALT_BYTES)
 
 
 def deal_commitment(salt: bytes, order: Sequence[str]) -> bytes:
@@ -64,3 +60,13 @@ def seeded_order(codes: Sequence[str], seed: int, deal: int, spare: int) -> list
         j = x % span
         order[i], order[j] = order[j], order[i]
     return order
+
+
+REDEAL_PRESETS = 3  # extra preset deals per table, so thrown-in hands stay duplicate too
+
+
+def deal_orders(codes: Sequence[str], seed: int, deal: int) -> list[list[str]]:
+    """The preset card orders of a tournament deal (the first, then spares for redeals),
+    from the seed. Every table of the same deal gets the same orders; the seed is the
+    tournament's secret until it ends, then anyone may recompute them."""
+    return [seeded_order(codes, seed, deal, spare) for spare in range(1 + REDEAL_PRESETS)]
