@@ -197,7 +197,7 @@ def deal_packets(
     return tuple(tuple(h) for h in hands), tal
 
 
-# --- The 62-card Bolognese pack (Tarocco Bolognese, RULES.md 6.1) ----------------------------
+# --- The 62-card Bolognese pack (Tarocco Bolognese) ----------------------------
 # Suits have two-letter names so that they never mean a 54-card suit; trumps reuse TAROK with
 # their own ranks (strength), and the Matto has a suit of its own that nothing follows.
 SWORDS, BATONS, CUPS, COINS = "Sw", "Ba", "Cu", "Co"

@@ -1,17 +1,17 @@
-"""Tarocco Bolognese combinations (RULES.md 6.3, 6.5): the sets and sequences in a group of
+"""Tarocco Bolognese combinations: the sets and sequences in a group of
 cards, as pure functions. The same finder scores a declared hand and a team's captured pile.
 
 - Sets: three or four of the tarocchi (Angel, World, Bégato, Matto), kings, queens, cavalli,
-  jacks. Real cards only (A29) unless `contatori_in_sets`.
+  jacks. Real cards only unless `contatori_in_sets`.
 - Sequences ("swords", "batons", "cups", "coins", "aces", "moors", "grande"), 10 points for
   three cards and 5 for each further card: suit sequences (a real king, two of Q/C/J with one
   real, the ace extending it), aces and Moors (three or more, two real), and the Grande (a real
   Angel, two of World/Sun/Moon with one real, then 16 down to 5, then the Moors when 16..5 is
   complete).
 - Contatori (Bégato, Matto): each adds exactly one card to every valid sequence it serves,
-  filling a gap or adding length (6.5.2); two consecutive substituted positions stop the Grande.
+  filling a gap or adding length; two consecutive substituted positions stop the Grande.
 - Three or more different sets double the set subtotal; three or more different sequences
-  double the sequence subtotal. A card may count in several combinations (6.5.1).
+  double the sequence subtotal. A card may count in several combinations.
 """
 
 from __future__ import annotations
@@ -161,14 +161,14 @@ def find_sequences(held: frozenset[Card]) -> list[Combination]:
 
 
 def _sequence(name: str, real: Sequence[Card], held: frozenset[Card]) -> Combination:
-    """A valid sequence of these real cards; every contatore held adds one card (6.5.2)."""
+    """A valid sequence of these real cards; every contatore held adds one card."""
     cards = (*real, *contatori(held))
     return Combination(name, cards, sequence_value(len(cards)), False)
 
 
 def suit_sequence(held: frozenset[Card], suit: str) -> Combination | None:
     """A real king and two of Q/C/J, one of them real; the ace extends it but never counts
-    toward the minimum (6.5.3)."""
+    toward the minimum."""
     king = Card(suit, RE)
     figures = [Card(suit, r) for r in (REGINA, CAVALLO, FANTE) if Card(suit, r) in held]
     if king not in held or not figures or len(figures) + len(contatori(held)) < 2:
@@ -186,7 +186,7 @@ def four_run(held: frozenset[Card], name: str, members: Sequence[Card]) -> Combi
 
 
 def grande(held: frozenset[Card]) -> Combination | None:
-    """The trump sequence from a real Angel (RULES.md 6.5.4).
+    """The trump sequence from a real Angel.
 
     World, Sun and Moon are one block: at least one real, one empty slot allowed, a second
     empty slot filled by a contatore. Then 16 down to 5 one step at a time, each missing card

@@ -1,4 +1,4 @@
-"""Scoring one Tarocco Bolognese deal (RULES.md 6.4).
+"""Scoring one Tarocco Bolognese deal.
 
 A team's total is its card points (its pile counted in pairs; the pack gives 87), 6 for the last
 trick, its two players' opening declarations and the combinations in its captured pile (taken

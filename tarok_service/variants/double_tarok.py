@@ -1,4 +1,4 @@
-"""Double tarok: Slovenian tarok with two packs for 4, 6 and 8 players (RULES.md section 3).
+"""Double tarok: Slovenian tarok with two packs for 4, 6 and 8 players.
 
 Everything the two games share is inherited from `Slovenian`; this module holds only what
 differs: the 108-card deck, the contract and bonus tables, the call of a king by suit and
@@ -62,7 +62,7 @@ def _bonus_table(double_king_ultimo: int) -> Mapping[str, tuple[str, int, int]]:
 
 
 class DoubleTarok(Slovenian):
-    """Two-deck Slovenian tarok (seed S000)."""
+    """Two-deck Slovenian tarok."""
 
     id = "double_tarok"
     name = "Double tarok (two packs)"

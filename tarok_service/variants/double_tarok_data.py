@@ -1,6 +1,6 @@
 """Double tarok (two packs, 4 / 6 / 8 players) as data: contracts, bonuses, options.
 
-RULES.md section 3 (seed S000); everything not stated there follows section 2.
+everything not stated here follows Slovenian tarok.
 """
 
 from __future__ import annotations
@@ -83,20 +83,20 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "klop_value",
         70,
-        "Klop: what an empty player wins and a full one (over 70) loses (A10)",
+        "Klop: what an empty player wins and a full one (over 70) loses",
         choices=(70, 140),
     ),
     OptionSpec(
         "double_king_ultimo_value",
         20,
-        "Announced double king ultimo: the seed's 20, or 40 if that is a typo (A14)",
+        "Announced double king ultimo: 20 as the original table says, or 40 if that is a slip",
         choices=(20, 40),
     ),
     OptionSpec(
         "announced_made_higher",
         "silent_higher",
         "An announced item made only as a higher item of its group scores as that item silent "
-        "(the seed's literal trula rule, A13) or as the announced item made",
+        "(the original's literal trula rule) or as the announced item made",
         choices=("silent_higher", "announced"),
     ),
     OptionSpec(
@@ -107,7 +107,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "talon_exchange",
         "groups",
-        "The talon is split into equal groups and one is taken (A9), or the declarer takes "
+        "The talon is split into equal groups and one is taken, or the declarer takes "
         "any cards of it, as many as the contract exchanges",
         choices=("groups", "free"),
     ),

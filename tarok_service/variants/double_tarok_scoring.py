@@ -1,9 +1,10 @@
-"""Scoring the bonus groups of double tarok (RULES.md 3.4).
+"""Scoring the bonus groups of double tarok.
 
 Each side is scored on its own in every group (two packs let both sides make, say, a trula):
 - a side that announced scores its highest announced item (a teammate's lower one is dropped):
-  made -> +announced; made only as a higher item of the group -> that item silent (the seed's
-  "announced trula, made colour trula" rule; option `announced_made_higher`); else -announced;
+  made -> +announced; made only as a higher item of the group -> that item silent (the
+  original rules' "announced trula, made colour trula" rule; option `announced_made_higher`);
+  else -announced;
 - a side that announced nothing scores its highest silent event of the group at half value
   (ultimos also fail silently: a pagat or called king in the last trick that loses it).
 Values are from the declarer side's point of view (the opponents' items count negative).

@@ -1,4 +1,4 @@
-"""Slovenian tarok for 4 and 3 players (RULES.md section 2), built from engine parts."""
+"""Slovenian tarok for 4 and 3 players, built from engine parts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Slovenian tarok as data: contracts, bonuses and options (RULES.md section 2)."""
+"""Slovenian tarok as data: contracts, bonuses and options."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scoring one Slovenian hand (RULES.md 2.5, 2.6, 2.8-2.10); match effects live elsewhere."""
+"""Scoring one Slovenian hand; match effects live elsewhere."""
 
 from __future__ import annotations
 

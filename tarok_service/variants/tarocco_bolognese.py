@@ -1,4 +1,4 @@
-"""Tarocco Bolognese (Ottocento as played by Cardavia, RULES.md section 6): one deal, 4 players
+"""Tarocco Bolognese (Ottocento as played by Cardavia): one deal, 4 players
 in fixed partnerships, 62 cards, declarations and captured combinations.
 
 Seats are numbered in the direction of play, which is anticlockwise: seat `dealer + 1` sits to
@@ -56,7 +56,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "contatori_in_sets",
         False,
-        "Bégato and Matto may complete a set of two or three real cards (A29: not allowed)",
+        "Bégato and Matto may complete a set of two or three real cards (not allowed)",
     ),
 )
 
@@ -228,9 +228,8 @@ class TaroccoBolognese(TrickPlay, Variant):
     # --- the Matto exchange ---------------------------------------------------------------
 
     def exchange_cards(self, s: BologneseState) -> list[Card]:
-        """The captured cards the Matto's team may give for it, the default first (RULES.md
-        6.5.8): its 1-point cards (else its lowest-valued cards), suit pips before trumps,
-        lowest rank first."""
+        """The captured cards the Matto's team may give for it, the default first: its 1-point
+        cards (else its lowest-valued cards), suit pips before trumps, lowest rank first."""
         assert s.matto_due is not None
         pile = [c for c in scoring.team_pile(s, scoring.team_of(s.matto_due)) if c != MATTO_CARD]
         low = min(DECK.points[c] for c in pile)

@@ -1,4 +1,4 @@
-"""Czech taroky with povinnosti, varšava and the žid, 4 players (RULES.md section 5, S002)."""
+"""Czech taroky with povinnosti, varšava and the žid, 4 players."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Czech taroky as data: obligations, declarations, option specs (RULES.md section 5, S002)."""
+"""Czech taroky as data: obligations, declarations, option specs."""
 
 from __future__ import annotations
 
@@ -60,28 +60,28 @@ MISDEAL_PAYMENT = 100  # a misdeal pays into the zid (seed)
 HALF = 35  # a side needs more than half of the 70 card points
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("small_declaration", 10, "Value of a small declaration (A23)", low=0, high=1000),
-    OptionSpec("big_declaration", 20, "Value of a big declaration (A23)", low=0, high=1000),
-    OptionSpec("pagat_silent", 50, "Pagat won in the last trick, silent (A24)", low=0, high=1000),
-    OptionSpec("pagat_announced", 100, "Pagat announced (A24)", low=0, high=2000),
-    OptionSpec("valat_silent", 100, "Valat made silently (A24)", low=0, high=2000),
-    OptionSpec("valat_announced", 200, "Valat announced (A24)", low=0, high=4000),
+    OptionSpec("small_declaration", 10, "Value of a small declaration", low=0, high=1000),
+    OptionSpec("big_declaration", 20, "Value of a big declaration", low=0, high=1000),
+    OptionSpec("pagat_silent", 50, "Pagat won in the last trick, silent", low=0, high=1000),
+    OptionSpec("pagat_announced", 100, "Pagat announced", low=0, high=2000),
+    OptionSpec("valat_silent", 100, "Valat made silently", low=0, high=2000),
+    OptionSpec("valat_announced", 200, "Valat announced", low=0, high=4000),
     OptionSpec("max_flek", 2, "Highest flek level: 1 flek, 2 reflek, 3 sup", low=0, high=3),
-    OptionSpec("call_xvi", False, "The declarer holding XIX-XVII may call XVI (5.2)"),
+    OptionSpec("call_xvi", False, "The declarer holding XIX-XVII may call XVI"),
     OptionSpec(
-        "discard_taroks_only_if_forced", False, "Taroks may be discarded only if forced (5.2)"
+        "discard_taroks_only_if_forced", False, "Taroks may be discarded only if forced"
     ),
     OptionSpec(
         "sixth_talon_to",
         "points",
-        "Sixth: the talon goes to the side ahead without it, or the last trick's (A26)",
+        "Sixth: the talon goes to the side ahead without it, or the last trick's",
         choices=("points", "last_trick"),
     ),
-    OptionSpec("second_needs_points", True, "A won second also needs 36 card points (5.7 item 4)"),
+    OptionSpec("second_needs_points", True, "A won second also needs 36 card points"),
     OptionSpec(
         "zid_lost_payer",
         "split",
-        "Who pays the pot into the zid when the second is lost (A27)",
+        "Who pays the pot into the zid when the second is lost",
         choices=("split", "declarer"),
     ),
 )

@@ -1,4 +1,4 @@
-"""Revealing declarations ("prozrazující hlášky") read from a hand, and their values (5.4)."""
+"""Revealing declarations ("prozrazující hlášky") read from a hand, and their values."""
 
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ def tarok_count(hand: Sequence[Card]) -> list[str]:
 
 
 def honours(hand: Sequence[Card]) -> list[str]:
-    """The honours family (RULES 5.4 resolution): four kings are královské honéry (plus trul
-    with the full trul); else the trul and a king are trulhonéry; else the trul alone; else
+    """The honours family (our resolution, see docs/rules/taroky.md): four kings are královské
+    honéry (plus trul with the full trul); else the trul and a king are trulhonéry; else the
+    trul alone; else
     four five-point cards (kings and trul cards) are honéry."""
     kings = sum(1 for c in hand if c.rank == KING and not c.is_tarok)
     trul = sum(1 for c in hand if c.is_tarok and c.rank in TRUL_RANKS)
@@ -44,11 +45,11 @@ def declarations(hand: Sequence[Card]) -> list[str]:
 
 
 def value(rules: Rules, declaration: str) -> int:
-    """Points of one revealing declaration: small or big (A23)."""
+    """Points of one revealing declaration: small or big."""
     big = d.DECLARATIONS[declaration][1]
     return rules.num("big_declaration" if big else "small_declaration")
 
 
 def binding_value(rules: Rules, item: str, announced: bool) -> int:
-    """Points of the pagat or the valat, silent or announced (A24)."""
+    """Points of the pagat or the valat, silent or announced."""
     return rules.num(f"{item}_{'announced' if announced else 'silent'}")

@@ -1,4 +1,4 @@
-"""Scoring one Czech taroky hand (RULES.md 5.5, 5.6) and the zid it plays for."""
+"""Scoring one Czech taroky hand and the zid it plays for."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def misdeal(players: int, dealer: int) -> HandResult:
 
 def won(s: TarokyState, team_points: int) -> bool:
     """Whether the declaring side won: more than half the points; the second obligation also
-    needs the last trick taken by the pagat of the declaring side (5.7 item 4)."""
+    needs the last trick taken by the pagat of the declaring side."""
     enough = team_points > d.HALF
     if not s.obligation.pagat_zid:
         return enough
@@ -71,7 +71,7 @@ def side_cards(s: TarokyState) -> tuple[Cards, Cards]:
 
 def _sixth_talon_to_team(s: TarokyState, ours: Cards, theirs: Cards) -> bool:
     """Whether the sixth's talon goes to the declarer: ahead without it (a tie goes to the
-    opponents), or by option the winner of the last trick (A26)."""
+    opponents), or by option the winner of the last trick."""
     if s.rules.opt("sixth_talon_to") == "last_trick":
         return s.tricks[-1].winner in s.team()
     return in_threes(ours, DECK.points) > in_threes(theirs, DECK.points)
@@ -110,7 +110,7 @@ def pagat_won_last(s: TarokyState) -> int | None:
 
 def _pagat(s: TarokyState) -> list[ScoreLine]:
     """Pagat: announced +-100 for the announcer's side; silent +50 when it takes the last trick
-    and nothing when lost (5.7 item 6)."""
+    and nothing when lost."""
     announcer = s.announcer(d.PAGAT)
     winner = pagat_won_last(s)
     if announcer is not None:
@@ -151,7 +151,7 @@ def _valat(s: TarokyState) -> list[ScoreLine]:
 
 
 def varsava_payment(points: int, doubled: bool) -> int:
-    """What a player with these card points pays into the zid (5.6)."""
+    """What a player with these card points pays into the zid."""
     amount = next((due for low, due in d.VARSAVA_BANDS if points >= low), 0)
     return 2 * amount if doubled else amount
 
@@ -178,7 +178,7 @@ def shares(amount: int, team: tuple[int, ...], declarer_only: bool) -> list[tupl
 
 def with_zid(result: HandResult, pot: int, payer: str = "split") -> HandResult:
     """The result with the zid settled: a won second obligation takes the pot, a lost one
-    doubles it (the declaring side pays in the pot's amount, A27)."""
+    doubles it (the declaring side pays in the pot's amount)."""
     if result.contract != d.SECOND or result.redeal or not result.team or pot == 0:
         return result
     sign = 1 if result.won else -1

@@ -1,4 +1,4 @@
-"""Zwanzigerrufen: the 40-card Austrian tarock of the StarGames rules (RULES.md section 4).
+"""Zwanzigerrufen: the 40-card Austrian tarock of the StarGames rules.
 
 Four players, 10 cards each, no talon. One combined auction (zwanzigerrufen_auction) fixes
 the game (call XX, colour solo or solo), the additions and the kontras; forehand leads the

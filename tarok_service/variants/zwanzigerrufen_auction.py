@@ -1,4 +1,4 @@
-"""The combined Zwanzigerrufen auction: games, additions and kontras in one round (RULES 4.2).
+"""The combined Zwanzigerrufen auction: games, additions and kontras in one round.
 
 A turn is either a pass ("Naprej") or one or more statements ended by `end`: first, if he
 may, a higher game (`bid:<game>`), then any additions for his own side

@@ -1,7 +1,8 @@
 """Zwanzigerrufen (StarGames tarock) as data: games, additions, values and options.
 
-RULES.md section 4; the seed 001 wins where it is explicit. Values are in units of the game
-value ("vrednost igre"); money is the payout layer's business (zwanzigerrufen_payout).
+The site's own rules win where they are explicit (docs/rules/zwanzigerrufen.md). Values are in
+units of the game value ("vrednost igre"); money is the payout layer's business
+(zwanzigerrufen_payout).
 """
 
 from __future__ import annotations
@@ -78,18 +79,18 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "call_honours_from",
         "hand",
-        "Call game: trull and king trull are held in the dealt hand, or won in tricks (A6)",
+        "Call game: trull and king trull are held in the dealt hand, or won in tricks",
         choices=("hand", "tricks"),
     ),
     OptionSpec(
         "trull_trick_mondfang",
         False,
-        "A trull trick (the pagat wins it) also charges mondfang to the mond's side (4.3)",
+        "A trull trick (the pagat wins it) also charges mondfang to the mond's side",
     ),
     OptionSpec(
         "silent_valat_game_kontra",
         False,
-        "A silent valat is multiplied by the kontra level on the game (4.6.7)",
+        "A silent valat is multiplied by the kontra level on the game",
     ),
     OptionSpec(
         "colour_solo_min_suits", 5, "Suit cards needed to announce colour solo", low=1, high=10

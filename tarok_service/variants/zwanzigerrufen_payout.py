@@ -1,4 +1,4 @@
-"""Money for a scored Zwanzigerrufen hand: platform economics, not rules (RULES.md 4.5, A7).
+"""Money for a scored Zwanzigerrufen hand: platform economics, not rules.
 
 The engine scores in units of the game value. StarGames turns the units into money: the game's
 money value is stake x the units each opponent wins or pays (capped by the table limit, if

@@ -1,4 +1,4 @@
-"""Scoring one Zwanzigerrufen hand in units of the game value (RULES.md 4.4-4.5).
+"""Scoring one Zwanzigerrufen hand in units of the game value.
 
 `outcome(state)` reduces a finished hand to the facts that score; `units(outcome)` turns them
 into items signed for the playing side, each doubled by its own kontra level; `lines` pays

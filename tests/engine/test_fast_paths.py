@@ -1,4 +1,4 @@
-"""The fast paths agree with the pure API (STYLE principle 7): `is_legal_<phase>` with
+"""The fast paths agree with the pure API (the fast-path principle): `is_legal_<phase>` with
 `legal_<phase>`, and `Variant.replay` with folding `apply(check=False)`, on random playouts of
 every registered variant and player count (steered towards the rare mechanics: zaruf,
 mondfang, pagat ultimo)."""

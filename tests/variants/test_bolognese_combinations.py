@@ -1,4 +1,4 @@
-"""The Bolognese combination finder (RULES.md 6.3, 6.5.1-6.5.4), case by case."""
+"""The Bolognese combination finder, case by case."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tarocco Bolognese scoring: golden examples (RULES.md 9.5), a team without a trick, the Matto
+"""Tarocco Bolognese scoring: golden examples, a team without a trick, the Matto
 exchange, and the score/lines convention."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Double tarok deck, deal, auction, king call, announcements and trick play (RULES.md 3.1-3.5),
+"""Double tarok deck, deal, auction, king call, announcements and trick play,
 on seeded scenarios with the hands written out."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Golden scoring of double tarok (RULES.md 3.2-3.6) at 4, 6 and 8 players."""
+"""Golden scoring of double tarok at 4, 6 and 8 players."""
 
 from __future__ import annotations
 

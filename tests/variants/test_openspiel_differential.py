@@ -12,10 +12,10 @@ Known differences (not compared):
   we set `round_difference=False`, `mondfang_penalty=20`, `mondfang_solo_without=True`,
   `klop_round5=False`.
 - OpenSpiel discards taroks only when forced: `discard_taroks_only_if_forced=True`.
-- With all four kings the declarer may also call a queen here (RULES 2.4): the queens are
+- With all four kings the declarer may also call a queen here: the queens are
   removed before comparing the king call.
 - In negative contracts OpenSpiel forces the pagat into an emperor's trick even when its holder
-  can follow a led suit; RULES 2.13.9 forces it only when he must play a tarok: such positions
+  can follow a led suit forces it only when he must play a tarok: such positions
   are skipped.
 """
 
@@ -105,7 +105,7 @@ def os_moves(pair: Pair) -> dict[str, int]:
 
 
 def forced_pagat_quirk(s: SlovenianState) -> bool:
-    """OpenSpiel's emperor-trick pagat rule applies where ours (RULES 2.13.9) does not."""
+    """OpenSpiel's emperor-trick pagat rule applies where ours does not."""
     if s.phase != "tricks" or not s.trick or s.turn is None:
         return False
     contract = SLOVENIAN.contract_table[s.contract]

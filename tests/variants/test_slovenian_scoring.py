@@ -1,4 +1,4 @@
-"""Golden scoring tests for Slovenian tarok (RULES.md 2.5-2.11 and the worked examples of 9)."""
+"""Golden scoring tests for Slovenian tarok: the scoring formula, radelci and worked examples."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def points_pile(points: int) -> list[Card]:
     [(44, 30), (36, 20), (35, -20), (70 - 44, -30)],
 )
 def test_two_difference_rounded(points: int, expected: int) -> None:
-    """RULES 9.1: Two won with 44 card points: d = 9 -> 10; 20 + 10 = 30 to both partners."""
+    """the rules: Two won with 44 card points: d = 9 -> 10; 20 + 10 = 30 to both partners."""
     state = finished("two", points_pile(points))
     assert scores(state) == (expected, 0, expected, 0)
 
@@ -44,7 +44,7 @@ def test_two_difference_rounded(points: int, expected: int) -> None:
     ("points", "expected"), [(36, 10), (38, 15), (35, -10), (33, -10), (32, -15)]
 )
 def test_three_rounding_examples(points: int, expected: int) -> None:
-    """RULES 9.2: rounding of the difference in Three."""
+    """the rules: rounding of the difference in Three."""
     assert scores(finished("three", points_pile(points)))[0] == expected
 
 
@@ -288,7 +288,7 @@ def klop_state(own: list[int], **options: OptionValue) -> SlovenianState:
 
 
 def test_klop_worked_example() -> None:
-    """RULES 9.3: 24 / 12 / 20 / 14 -> -25 / -10 / -20 / -15 (rounded default)."""
+    """the rules: 24 / 12 / 20 / 14 -> -25 / -10 / -20 / -15 (rounded default)."""
     state = klop_state([24, 12, 20, 14])
     result = result_of(state)
     assert result is not None

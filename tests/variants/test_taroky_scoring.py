@@ -1,4 +1,4 @@
-"""Golden scoring tests for Czech taroky (RULES.md 5.5-5.7, the seed's worked example, the zid)."""
+"""Golden scoring tests for Czech taroky (the rules-5.7, the seed's worked example, the zid)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The combined auction (RULES.md 4.2): games, additions, kontras and every restriction."""
+"""The combined auction: games, additions, kontras and every restriction."""
 
 from __future__ import annotations
 

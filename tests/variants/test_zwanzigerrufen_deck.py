@@ -1,4 +1,4 @@
-"""The 40-card pack, the deal and the redeal conditions (RULES.md 0.1, 4.1)."""
+"""The 40-card pack, the deal and the redeal conditions."""
 
 from __future__ import annotations
 

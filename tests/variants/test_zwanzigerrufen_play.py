@@ -1,4 +1,4 @@
-"""Trick play (RULES.md 4.3) and whole hands played out with the cards written out."""
+"""Trick play and whole hands played out with the cards written out."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Golden scoring (RULES.md 4.4-4.5): every item silent / announced / won / lost, kontra levels,
+"""Golden scoring: every item silent / announced / won / lost, kontra levels,
 valat cancelling, 44:44, colour-solo exceptions, and the 2 v 2 and 1 v 3 payments."""
 
 from __future__ import annotations
