@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..engine import kontra as k
+from ..engine import match as mt
 from ..engine import moves as m
 from ..engine.state import REDEAL, SCORED, TRICKS
 from ..engine.variant import Variant
@@ -21,6 +22,7 @@ from . import zwanzigerrufen_data as zd
 PHASE, MOVE, FACT, CONTRACT, BONUS, KONTRA = "phase", "move", "fact", "contract", "bonus", "kontra"
 LINE, GROUP, DECLARATION, COMBINATION = "line", "group", "declaration", "combination"
 CHOICE, PARAM, REASON, CARD = "choice", "param", "reason", "card"
+SETTLEMENT = "settlement"  # what a hand or the match end credited a seat (SettledLine.id)
 WORD = "word"  # table words a UI shows beside the rules: radelc, žid, contatori ...
 
 _SLOVENIAN_WORDS = ("radelc", "mondfang", "mond", "skis", "pagat", "zaruf", "talon")
@@ -33,6 +35,8 @@ _SLOVENIAN_MOVES = ("bid", "pass", "call", "talon", "discard", "announce", "kont
 _SLOVENIAN_FACTS = ("bid", "call", "talon", "discard", "announce", "kontra")
 _SLOVENIAN_GROUPS = ("talon", "discards", "talon cards given", "declarer's hand")
 _SLOVENIAN_LINES = ("klop", "difference", "valat")
+_RADELC_SETTLEMENT = (mt.HAND_SCORE, mt.RADELC_DOUBLE, mt.RADELC_END_PENALTY, mt.RECORDED)
+_PLAIN_SETTLEMENT = (mt.HAND_SCORE, mt.RECORDED)
 
 # Per rule set: (phases, move kinds, fact kinds, kontra level names, public groups,
 # extra score-line ids beyond contracts and bonuses, extra contract ids of results).
@@ -46,6 +50,7 @@ _TABLES: dict[str, dict[str, tuple[str, ...]]] = {
         LINE: _SLOVENIAN_LINES,
         CONTRACT: ("redeal",),
         WORD: _SLOVENIAN_WORDS,
+        SETTLEMENT: _RADELC_SETTLEMENT,
     },
     "double_tarok": {
         PHASE: _SLOVENIAN_PHASES,
@@ -56,16 +61,18 @@ _TABLES: dict[str, dict[str, tuple[str, ...]]] = {
         LINE: _SLOVENIAN_LINES,
         CONTRACT: ("redeal",),
         WORD: _SLOVENIAN_WORDS,
+        SETTLEMENT: _RADELC_SETTLEMENT,
     },
     "zwanzigerrufen": {
         PHASE: ("auction", *_TRICK_PHASES, REDEAL),
-        MOVE: ("bid", "pass", "announce", "kontra", "play"),
+        MOVE: ("bid", "pass", "end", "announce", "kontra", "play"),
         FACT: ("bid", "call", "announce", "kontra"),
         KONTRA: zd.KONTRA_NAMES[1:],
         GROUP: (),
         LINE: (zd.GAME, zd.TRULL, zd.KING_TRULL, zd.MONDFANG),
         CONTRACT: ("redeal",),
         WORD: ("mond", "skis", "pagat", "glatze", "forehand"),
+        SETTLEMENT: _PLAIN_SETTLEMENT,
     },
     "taroky": {
         PHASE: (
@@ -93,6 +100,7 @@ _TABLES: dict[str, dict[str, tuple[str, ...]]] = {
         CONTRACT: ("misdeal",),
         CHOICE: ("keep", "reject"),
         WORD: ("zid", "obligation", "skis", "pagat", "mond", "talon"),
+        SETTLEMENT: (mt.HAND_SCORE, mt.ZID_PAYMENT, mt.ZID_TAKEN, mt.RECORDED),
     },
     "tarocco_bolognese": {
         PHASE: ("discard", "declare", TRICKS, "matto", SCORED),
@@ -103,6 +111,7 @@ _TABLES: dict[str, dict[str, tuple[str, ...]]] = {
         LINE: ("cards", "last trick", "opponents' total", "sets doubled", "sequences doubled"),
         CONTRACT: (),
         WORD: ("contatori", "set", "sequence", "matto"),
+        SETTLEMENT: _PLAIN_SETTLEMENT,
     },
 }
 
@@ -160,6 +169,7 @@ def vocabulary(variant: Variant) -> Vocab:
         PARAM: PARAMS,
         REASON: REASONS,
         WORD: table[WORD],
+        SETTLEMENT: table[SETTLEMENT],
     }
     if variant.id == "taroky":
         out[DECLARATION] = tuple(td.DECLARATIONS)

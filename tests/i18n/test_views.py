@@ -33,10 +33,11 @@ def stub(server: ServerThread) -> svc_grpc.TarokServiceStub:
 
 
 def prefer(*wanted: str) -> Policy:
-    """The first wanted move that is legal, else a pass, else a random move."""
+    """The first wanted move that is legal, else a pass (or, after a Zwanzigerrufen
+    statement, the end of the turn), else a random move."""
 
     def choose(legal: list[str]) -> str | None:
-        for move in (*wanted, "pass"):
+        for move in (*wanted, "pass", "end"):
             if move in legal:
                 return move
         return None
