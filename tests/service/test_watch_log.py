@@ -37,7 +37,8 @@ def test_log_is_filtered_during_play_and_complete_after(stub: Stub) -> None:
         step(stub, tokens, rng)
     during = log_of(stub, tokens[1]).log
     assert not during.complete and during.version == view(stub, tokens[1]).version
-    dealt = next(e.hand_dealt for e in during.events if e.HasField("hand_dealt"))
+    # The deal in play is hidden (an earlier deal thrown in without a tarok is revealed).
+    dealt = [e.hand_dealt for e in during.events if e.HasField("hand_dealt")][-1]
     assert not dealt.order and not dealt.talon and [h.seat for h in dealt.hands] == [1]
     assert [e.version for e in during.events] == list(range(1, during.version + 1))
     play_out(stub, tokens, seed=2)
