@@ -15,10 +15,10 @@ import pytest
 
 import tarok_service
 from tarok_service.engine import match
-from tarok_service.engine.variant import all_variants
 from tarok_service.server import render
 from tarok_service.server.i18n import LOCALES, Labels
 from tarok_service.variants import vocabulary as v
+from tarok_service.variants.registry import all_variants
 
 PACKAGE = Path(tarok_service.__file__).resolve().parent
 # Where each error helper takes its reason: (positional index, keyword).
