@@ -52,6 +52,18 @@ ALREADY_JOINED = "ALREADY_JOINED"  # a repeated JoinTable: its token is not sent
 TOO_MANY_REQUESTS = "TOO_MANY_REQUESTS"  # one caller's share of expensive calls is in use
 
 
+# Tournaments, rematches (kept here with every other reason: errors are mapped in one place)
+TOURNAMENT_NOT_FOUND = "TOURNAMENT_NOT_FOUND"
+ORGANISER_KEY_REQUIRED = "ORGANISER_KEY_REQUIRED"
+BAD_ORGANISER_KEY = "BAD_ORGANISER_KEY"
+WRONG_TOURNAMENT = "WRONG_TOURNAMENT"
+TOURNAMENT_SEALED = "TOURNAMENT_SEALED"
+TOURNAMENT_OVER = "TOURNAMENT_OVER"
+TOO_MANY_TOURNAMENTS = "TOO_MANY_TOURNAMENTS"
+TOO_MANY_TABLES = "TOO_MANY_TABLES"
+TABLE_NOT_FINISHED = "TABLE_NOT_FINISHED"
+
+
 def shown(value: str, limit: int = SHOWN) -> str:
     """A short quotable prefix of client input: printable ASCII as is, the rest escaped."""
     text = value[:limit].encode("ascii", "backslashreplace").decode("ascii")

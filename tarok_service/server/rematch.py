@@ -18,8 +18,6 @@ from .context import Context
 from .table import FINISHED, TableState, fold
 from .tables import TABLE_ID_BYTES
 
-TABLE_NOT_FINISHED = "TABLE_NOT_FINISHED"
-
 
 def rematch_id(ctx: Context, table_id: str) -> str:
     key = hmac.new(ctx.config.secret, f"rematch:{table_id}".encode(), hashlib.sha256)
@@ -36,9 +34,9 @@ async def rematch(ctx: Context, request: svc.RematchRequest) -> tuple[str, int, 
     old = await ctx.cache.load(claim.table_id)
     seats.check_current(claim, old)
     if old.status != FINISHED:
-        raise e.precondition(TABLE_NOT_FINISHED, "a rematch is offered once the match is over")
+        raise e.precondition(e.TABLE_NOT_FINISHED, "a rematch is offered once the match is over")
     if old.tournament_id:
-        raise e.precondition(TABLE_NOT_FINISHED, "tournament tables have no rematch")
+        raise e.precondition(e.TABLE_NOT_FINISHED, "tournament tables have no rematch")
     new_id = rematch_id(ctx, old.table_id)
     if await ctx.store.version(new_id) == 0:
         await _create(ctx, old, new_id)

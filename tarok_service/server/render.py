@@ -354,16 +354,11 @@ def line_kind(context: str, ident: str) -> str:
 
 
 def reasons() -> tuple[str, ...]:
-    """Every error reason a client may see: the rules engine's and the service's (`errors.py`
-    and the modules that keep their own: rematches, tournaments). A reason is a constant
-    named as it reads (`TOURNAMENT_OVER = "TOURNAMENT_OVER"`)."""
-    from . import rematch  # imported here: these modules import the views that import render
-    from .tournaments import log, organiser, spec
-
+    """Every error reason a client may see: the rules engine's and the service's (all in
+    `errors.py`). A reason is a constant named as it reads (`TABLE_FULL = "TABLE_FULL"`)."""
     service = (
         x
-        for module in (e, rematch, log, organiser, spec)
-        for name, x in vars(module).items()
+        for name, x in vars(e).items()
         if isinstance(x, str) and name == x and _REASON.match(x)
     )
     return tuple(dict.fromkeys((*v.REASONS, *sorted(set(service)))))

@@ -72,7 +72,7 @@ class TournamentApp:
         if len(known) >= limit:
             raise e.ServiceError(
                 e.RESOURCE_EXHAUSTED,
-                organiser.TOO_MANY_TOURNAMENTS,
+                e.TOO_MANY_TOURNAMENTS,
                 f"this server runs {limit} tournaments at most: try again later",
                 {"limit": str(limit)},
             )
@@ -128,7 +128,7 @@ class TournamentApp:
         if len(reason) > MAX_REASON:
             raise e.invalid("reason", f"reason is longer than {MAX_REASON} characters")
         if state.finished:
-            raise e.precondition(organiser.TOURNAMENT_OVER, "the tournament is over already")
+            raise e.precondition(e.TOURNAMENT_OVER, "the tournament is over already")
 
         def cancel(bodies: list[log.Body]) -> list[log.Body]:
             if any(isinstance(b, tm.TournamentFinished) for b in bodies):
@@ -136,7 +136,7 @@ class TournamentApp:
             return [tm.TournamentCancelled(reason=reason), tm.TournamentFinished()]
 
         if not await log.append_once(self.ctx, state.tournament_id, cancel):
-            raise e.precondition(organiser.TOURNAMENT_OVER, "the tournament is over already")
+            raise e.precondition(e.TOURNAMENT_OVER, "the tournament is over already")
         state = await self.logs.load(state.tournament_id)
         info = results.info(state, self._standings_of(state), False)
         return ts.CancelTournamentResponse(tournament=info)
@@ -164,7 +164,7 @@ class TournamentApp:
             raise e.invalid("organiser_token", "organiser_token is required")
         self._organiser(request.organiser_token, state)
         if state.finished:
-            raise e.precondition(organiser.TOURNAMENT_OVER, "the tournament is over already")
+            raise e.precondition(e.TOURNAMENT_OVER, "the tournament is over already")
 
         def pause(bodies: list[log.Body]) -> list[log.Body]:
             now = False

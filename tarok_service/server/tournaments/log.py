@@ -19,7 +19,6 @@ from .. import errors as e
 from ..context import Context
 
 REGISTRY = "tournaments"
-TOURNAMENT_NOT_FOUND = "TOURNAMENT_NOT_FOUND"
 APPEND_RETRIES = 16
 
 Body = (
@@ -73,7 +72,7 @@ def decode(stored: StoredEvent) -> Body:
 def not_found(tournament_id: str) -> e.ServiceError:
     return e.ServiceError(
         e.NOT_FOUND,
-        TOURNAMENT_NOT_FOUND,
+        e.TOURNAMENT_NOT_FOUND,
         f"no tournament {tournament_id!r}",
         {"tournament_id": tournament_id},
     )

@@ -18,14 +18,6 @@ from ..tokens import TokenSigner
 
 ORGANISER_KEY = b"tarok.v1 organiser tokens"
 
-# Reason codes (google.rpc.ErrorInfo.reason).
-ORGANISER_KEY_REQUIRED = "ORGANISER_KEY_REQUIRED"
-BAD_ORGANISER_KEY = "BAD_ORGANISER_KEY"
-WRONG_TOURNAMENT = "WRONG_TOURNAMENT"
-TOURNAMENT_SEALED = "TOURNAMENT_SEALED"
-TOURNAMENT_OVER = "TOURNAMENT_OVER"
-TOO_MANY_TOURNAMENTS = "TOO_MANY_TOURNAMENTS"
-
 
 def organiser_signer(ctx: Context) -> TokenSigner:
     key = hmac.new(ctx.config.secret, ORGANISER_KEY, hashlib.sha256).digest()
@@ -38,14 +30,16 @@ def check_key(ctx: Context, given: str) -> None:
     if not configured:
         raise e.ServiceError(
             e.UNAUTHENTICATED,
-            ORGANISER_KEY_REQUIRED,
+            e.ORGANISER_KEY_REQUIRED,
             "this server takes no tournaments: start it with --organiser-key "
             "(or TAROK_ORGANISER_KEY)",
         )
     if not given:
-        raise e.ServiceError(e.UNAUTHENTICATED, ORGANISER_KEY_REQUIRED, "organiser_key is required")
+        raise e.ServiceError(
+            e.UNAUTHENTICATED, e.ORGANISER_KEY_REQUIRED, "organiser_key is required"
+        )
     if not hmac.compare_digest(given.encode(), configured.encode()):
-        raise e.ServiceError(e.UNAUTHENTICATED, BAD_ORGANISER_KEY, "the organiser key is wrong")
+        raise e.ServiceError(e.UNAUTHENTICATED, e.BAD_ORGANISER_KEY, "the organiser key is wrong")
 
 
 def is_organiser(ctx: Context, signer: TokenSigner, token: str, tournament_id: str) -> bool:
@@ -58,7 +52,7 @@ def is_organiser(ctx: Context, signer: TokenSigner, token: str, tournament_id: s
     if claim.table_id != tournament_id:
         raise e.ServiceError(
             e.PERMISSION_DENIED,
-            WRONG_TOURNAMENT,
+            e.WRONG_TOURNAMENT,
             "the organiser token is for another tournament",
             {"tournament_id": tournament_id},
         )
@@ -69,7 +63,7 @@ def sealed(tournament_id: str, what: str, whose: str = "for its organiser only")
     """PERMISSION_DENIED: `what` is the organiser's until the tournament is over."""
     return e.ServiceError(
         e.PERMISSION_DENIED,
-        TOURNAMENT_SEALED,
+        e.TOURNAMENT_SEALED,
         f"{what} of a running tournament are {whose}",
         {"tournament_id": tournament_id},
     )

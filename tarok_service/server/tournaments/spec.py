@@ -11,8 +11,6 @@ from ...variants.registry import find_variant
 from .. import errors as e
 from .log import schedule_of
 
-TOO_MANY_TABLES = "TOO_MANY_TABLES"
-
 MAX_NAME = 40
 MAX_ENTRANTS = 64
 MAX_DEALS = 10_000
@@ -58,7 +56,7 @@ def validated(spec: tm.TournamentSpec, max_games: int = MAX_GAMES) -> tm.Tournam
     if games > limit:
         raise e.ServiceError(
             e.RESOURCE_EXHAUSTED,
-            TOO_MANY_TABLES,
+            e.TOO_MANY_TABLES,
             f"{games} tables is more than this server's limit of {limit}",
             {"field": "spec.deals", "limit": str(limit)},
         )
