@@ -2,31 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
 import pytest
 
 from tests.service.harness import ServerThread, config
-
-DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
-
-
-@pytest.fixture(scope="session")
-def postgres_dsn() -> str:
-    """A reachable PostgreSQL DSN, or skip (fail when TAROK_REQUIRE_POSTGRES=1)."""
-    dsn = os.environ.get("TAROK_TEST_POSTGRES_DSN", DEFAULT_DSN)
-    try:
-        psycopg.connect(dsn, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        reason = f"PostgreSQL not reachable at {dsn!r}: {exc}".strip()
-        if os.environ.get("TAROK_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"TAROK_REQUIRE_POSTGRES=1 but {reason}")
-        pytest.skip(f"{reason} (set TAROK_TEST_POSTGRES_DSN or start the server)")
-    return dsn
 
 
 def with_port(dsn: str, host: str, port: int) -> str:

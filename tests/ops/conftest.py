@@ -12,7 +12,6 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
 
@@ -58,14 +57,3 @@ def require(what: str, reason: str) -> None:
     pytest.skip(f"{what}: {reason}")
 
 
-@pytest.fixture(scope="session")
-def postgres_dsn() -> str:
-    """A reachable PostgreSQL DSN (TAROK_TEST_POSTGRES_DSN), or skip / fail in CI."""
-    import psycopg
-
-    url = os.environ.get("TAROK_TEST_POSTGRES_DSN", DEFAULT_DSN)
-    try:
-        psycopg.connect(url, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        require("PostgreSQL is not reachable", f"{url!r}: {exc}".strip())
-    return url

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,20 +15,11 @@ from tarok_service.store.postgres import PostgresEventStore, _notified, _Pending
 from tests.pg_locks import until_a_session_waits_on_a_lock
 
 NOW = 1_700_000_000.5
-DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 @pytest.fixture(scope="module")
-def dsn() -> str:
-    """A reachable PostgreSQL DSN, or skip (fail when TAROK_REQUIRE_POSTGRES=1)."""
-    url = os.environ.get("TAROK_TEST_POSTGRES_DSN", DEFAULT_DSN)
-    try:
-        psycopg.connect(url, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        if os.environ.get("TAROK_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"TAROK_REQUIRE_POSTGRES=1 but PostgreSQL is not reachable: {exc}")
-        pytest.skip(f"PostgreSQL not reachable at {url!r}")
-    return url
+def dsn(postgres_dsn: str) -> str:
+    return postgres_dsn
 
 
 def table() -> str:

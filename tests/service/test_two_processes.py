@@ -18,29 +18,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
-import psycopg
 import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from .harness import FINISHED, PLAYING, choose, race, reason_of, submitting, view
 
-DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def dsn() -> str:
-    url = os.environ.get("TAROK_TEST_POSTGRES_DSN", DEFAULT_DSN)
-    try:
-        psycopg.connect(url, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        reason = f"PostgreSQL not reachable at {url!r}: {exc}".strip()
-        if os.environ.get("TAROK_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"TAROK_REQUIRE_POSTGRES=1 but {reason}")
-        pytest.skip(f"{reason} (set TAROK_TEST_POSTGRES_DSN or start PostgreSQL)")
-    return url
+def dsn(postgres_dsn: str) -> str:
+    return postgres_dsn
 
 
 def tarok_command() -> list[str]:

@@ -9,7 +9,6 @@ Each test uses fresh uuid table ids and never drops the shared schema.
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
 import time
 import uuid
@@ -37,7 +36,6 @@ from tests.pg_locks import until_a_session_waits_on_a_lock
 T = TypeVar("T")
 NOW = 1_700_000_000.25
 
-DEFAULT_DSN = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 @dataclass(frozen=True)
@@ -55,18 +53,6 @@ class Backend:
     shared: bool
 
 
-@pytest.fixture(scope="session")
-def postgres_dsn() -> str:
-    """A reachable PostgreSQL DSN, or skip (fail when TAROK_REQUIRE_POSTGRES=1)."""
-    dsn = os.environ.get("TAROK_TEST_POSTGRES_DSN", DEFAULT_DSN)
-    try:
-        psycopg.connect(dsn, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        reason = f"PostgreSQL not reachable at {dsn!r}: {exc}".strip()
-        if os.environ.get("TAROK_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"TAROK_REQUIRE_POSTGRES=1 but {reason}")
-        pytest.skip(f"{reason} (set TAROK_TEST_POSTGRES_DSN or start the server)")
-    return dsn
 
 
 @pytest.fixture(params=["sqlite-memory", "sqlite-file", "postgres"])
