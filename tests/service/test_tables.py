@@ -146,7 +146,9 @@ def test_views_before_and_after_seating(stub: Stub) -> None:
         stub.JoinTable(svc.JoinTableRequest(table_id=table)).token for _ in range(3)
     ]
     mine = view(stub, tokens[0])
-    assert mine.status == PLAYING and mine.deal_number == 1 and mine.version == 6
+    # A hand without a tarok (about 1 deal in 250) is thrown in: HandScored and HandDealt again.
+    assert mine.status == PLAYING and mine.deal_number >= 1
+    assert mine.version == 6 + 2 * (mine.deal_number - 1)
     assert len(mine.hand.cards) == 12 and list(mine.hand.hand_sizes) == [12] * 4
     assert mine.hand.HasField("turn") and mine.hand.phase
     turn = mine.hand.turn

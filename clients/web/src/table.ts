@@ -306,8 +306,9 @@ class TablePage {
     return h("ol", { class: "facts", "data-testid": "facts" }, hand.facts.map((f) =>
       h("li", {},
         f.seat !== undefined ? h("strong", {}, this.name(f.seat)) : null,
-        ` ${words(f.kind)} ${words(f.value)}`,
-        f.level > 1 ? ` ×${2 ** (f.level - 1)}` : "")));
+        // the server's words for the fact, in the table's language; ids only from older servers
+        f.label ? ` ${f.label}` : ` ${words(f.kind)} ${words(f.value)}`,
+        !f.label && f.level > 1 ? ` ×${2 ** (f.level - 1)}` : "")));
   }
 
   private trick(title: string, plays: Play[], id: string, small = false): HTMLElement {
