@@ -275,16 +275,7 @@ def _scored(table: TableState, version: int, payload: ev.HandScored) -> TableSta
         payload.pot,
     ):
         raise e.ReplayMismatch(table.table_id, version, "running totals")
-    return _checkpointed(
-        replace(
-            table,
-            version=version,
-            match=match,
-            last_result=result,
-            hand_done=True,
-            last_settled=match.settled,
-        )
-    )
+    return _hand_over(table, version, match, result)
 
 
 def _scored_as_recorded(table: TableState, version: int, payload: ev.HandScored) -> TableState:
@@ -305,20 +296,22 @@ def _scored_as_recorded(table: TableState, version: int, payload: ev.HandScored)
         radelci=tuple(payload.radelci),
         pot=payload.pot,
     )
-    return _checkpointed(
-        replace(
-            table,
-            version=version,
-            match=match,
-            last_result=result,
-            hand_done=True,
-            last_settled=settled,
-        )
+    return _hand_over(table, version, match, result)
+
+
+def _hand_over(
+    table: TableState, version: int, match: MatchState, result: HandResult
+) -> TableState:
+    """The table after a HandScored: the settled match, the result, a checkpoint."""
+    over = replace(
+        table,
+        version=version,
+        match=match,
+        last_result=result,
+        hand_done=True,
+        last_settled=match.settled,
     )
-
-
-def _checkpointed(table: TableState) -> TableState:
-    return replace(table, checkpoint=checkpoint.snapshot_of(table))
+    return replace(over, checkpoint=checkpoint.snapshot_of(over))
 
 
 def closed_payload(match: MatchState) -> ev.TableClosed:

@@ -20,13 +20,13 @@ import contextlib
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from psycopg import errors
 from psycopg_pool import AsyncConnectionPool
 
+from ._pending import Pending, Row
 from ._wakeup import TableSignals, wait_for_version
 from .base import (
     DuplicateRequest,
@@ -139,18 +139,7 @@ _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT %s"
 _guarded = unavailable_on((psycopg.OperationalError, psycopg.InterfaceError, OSError), "_lost")
 
 
-Row = tuple[str, int, str, bytes, str | None, float]
 
-
-@dataclass
-class _Pending:
-    """One append waiting for the next group commit."""
-
-    table_id: str
-    expected: int
-    request_id: str | None
-    rows: list[Row]
-    future: asyncio.Future[int]
 
 
 class PostgresEventStore:
@@ -176,7 +165,7 @@ class PostgresEventStore:
         self._signals = TableSignals()
         self._listener: asyncio.Task[None] | None = None
         self._listen_conn: psycopg.AsyncConnection[Any] | None = None
-        self._pending: list[_Pending] = []
+        self._pending: list[Pending] = []
         self._writer: asyncio.Task[None] | None = None
 
     @property
@@ -243,7 +232,7 @@ class PostgresEventStore:
             for i, e in enumerate(events, start=1)
         ]
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Pending(table_id, expected_version, request_id, rows, future))
+        self._pending.append(Pending(table_id, expected_version, request_id, rows, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_pending())
         new_version = await future
@@ -317,10 +306,10 @@ class PostgresEventStore:
                     if not item.future.done():
                         item.future.set_exception(exc)
 
-    def _next_batch(self) -> list[_Pending]:
+    def _next_batch(self) -> list[Pending]:
         """Up to MAX_BATCH pending appends, at most one per table (the others wait their turn)."""
-        batch: list[_Pending] = []
-        rest: list[_Pending] = []
+        batch: list[Pending] = []
+        rest: list[Pending] = []
         tables: set[str] = set()
         chars = 0
         for item in self._pending:
@@ -338,7 +327,7 @@ class PostgresEventStore:
         self._pending = rest
         return batch
 
-    async def _write_one(self, item: _Pending) -> None:
+    async def _write_one(self, item: Pending) -> None:
         """One append on its own statement; its outcome (or mapped error) goes to its future."""
         try:
             await self._insert(item.table_id, item.expected, item.request_id, item.rows)
@@ -350,7 +339,7 @@ class PostgresEventStore:
         else:
             item.future.set_result(item.expected + len(item.rows))
 
-    async def _write_batch(self, batch: list[_Pending]) -> None:
+    async def _write_batch(self, batch: list[Pending]) -> None:
         """Several appends (distinct tables) in one statement; after a lost insert race with
         another writer, each append is retried on its own so it gets its precise outcome."""
         rows = [(i, row) for i, item in enumerate(batch) for row in item.rows]

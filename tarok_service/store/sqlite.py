@@ -26,9 +26,9 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import TypeVar
 
+from ._pending import Pending, Row
 from ._wakeup import TableSignals, wait_for_version
 from .base import (
     DuplicateRequest,
@@ -90,21 +90,9 @@ _READ = (
 )
 _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT ?"
 
-Row = tuple[str, int, str, bytes, str | None, float]
 # "database is locked" past the busy timeout, disk I/O errors, ...: StoreUnavailable.
 _guarded = unavailable_on((sqlite3.OperationalError,))
 
-
-@dataclass
-class _Pending:
-    """One append waiting for the next group commit."""
-
-    table_id: str
-    expected: int
-    request_id: str | None
-    rows: list[Row]
-    future: asyncio.Future[int]
-    outcome: int | BaseException | None = None
 
 
 class SqliteEventStore:
@@ -127,7 +115,7 @@ class SqliteEventStore:
         self._conn: sqlite3.Connection | None = None
         self._signals = TableSignals()
         self._poller: asyncio.Task[None] | None = None
-        self._pending: list[_Pending] = []
+        self._pending: list[Pending] = []
         self._pending_lock = threading.Lock()
         self._flush_scheduled = False
 
@@ -186,7 +174,7 @@ class SqliteEventStore:
         if executor is None:
             raise StoreClosed()
         loop = asyncio.get_running_loop()
-        pending = _Pending(table_id, expected_version, request_id, rows, loop.create_future())
+        pending = Pending(table_id, expected_version, request_id, rows, loop.create_future())
         with self._pending_lock:
             self._pending.append(pending)
             schedule, self._flush_scheduled = not self._flush_scheduled, True
@@ -311,7 +299,7 @@ class SqliteEventStore:
                 item.outcome = exc
         loop.call_soon_threadsafe(_deliver, batch)
 
-    def _append_one(self, item: _Pending) -> None:
+    def _append_one(self, item: Pending) -> None:
         """Check and insert one append (worker thread). Several rows go inside their own
         savepoint; a single INSERT is atomic by itself, so a lone row needs none."""
         conn = self._db()
@@ -332,7 +320,7 @@ class SqliteEventStore:
         if not single:
             conn.execute("RELEASE one_append")
 
-    def _mapped(self, item: _Pending, exc: BaseException) -> BaseException:
+    def _mapped(self, item: Pending, exc: BaseException) -> BaseException:
         """A unique-key violation as DuplicateRequest / VersionConflict; others unchanged."""
         if not isinstance(exc, sqlite3.IntegrityError):
             return exc
@@ -399,7 +387,7 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[[], T]) -> T:
     return result
 
 
-def _deliver(batch: list[_Pending]) -> None:
+def _deliver(batch: list[Pending]) -> None:
     """Resolve the futures of a committed batch (event loop)."""
     for item in batch:
         if item.future.done():

@@ -171,6 +171,12 @@ def mentioned(deck: Deck, text: str) -> set[Card]:
     return {names[m.group(0)] for m in pattern.finditer(text)}
 
 
+def called_by(deck: Deck, value: str) -> set[Card]:
+    """The cards a call's value names: the code itself and the same card of every pack."""
+    name = value.split(".")[0]
+    return mentioned(deck, value) | {c for c in deck.cards if deck.codes[c].split(".")[0] == name}
+
+
 def check_text(
     k: Knowledge, deck: Deck, viewer: Viewer, text: str, what: str, also: set[Card] | None = None
 ) -> None:
@@ -199,8 +205,9 @@ def check_viewer(k: Knowledge, variant: Variant, state: HandState, viewer: Viewe
         check_text(k, deck, viewer, fact.value, f"fact {fact.kind}")
     check_text(k, deck, viewer, view.called, "called")
     for move in view.legal:
-        # a call names the card it would call: that says nothing about where it lies
-        also = mentioned(deck, move.value) if move.kind == "call" else set()
+        # a call names the card it would call (with two packs: the cards of that name in either
+        # pack, "HK" calls both kings of hearts): that says nothing about where they lie
+        also = called_by(deck, move.value) if move.kind == "call" else set()
         check_text(k, deck, viewer, move.id, "move id", also)
         check_text(k, deck, viewer, variant.label(state, move), f"label of {move.id}", also)
     if view.result is not None:

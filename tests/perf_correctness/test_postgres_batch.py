@@ -11,7 +11,8 @@ import psycopg
 import pytest
 
 from tarok_service.store import DuplicateRequest, NewEvent, VersionConflict
-from tarok_service.store.postgres import PostgresEventStore, _notified, _Pending
+from tarok_service.store._pending import Pending
+from tarok_service.store.postgres import PostgresEventStore, _notified
 from tests.pg_locks import until_a_session_waits_on_a_lock
 
 NOW = 1_700_000_000.5
@@ -50,7 +51,7 @@ def test_a_batch_of_mixed_appends_gets_each_outcome(
             sizes: list[int] = []
             write_batch = s._write_batch
 
-            async def counted(batch: list[_Pending]) -> None:
+            async def counted(batch: list[Pending]) -> None:
                 sizes.append(len(batch))
                 await write_batch(batch)
 
