@@ -23,8 +23,6 @@ from .context import Context, check_seat, request_id
 from .i18n import Labels, SeatLocales, negotiate
 from .limits import MAX_ID, MAX_NAME, check_id, check_name, check_options
 from .table import SEATING, TableState
-from .tournaments.log import is_finished
-from .tournaments.organiser import sealed
 from .views import table_view
 
 __all__ = ["MAX_NAME", "TarokApp"]
@@ -150,8 +148,8 @@ class TarokApp:
         name = check_name(request.name)
         rid = request_id(request.request_id, JOIN_SCOPE)
         table = await self.ctx.cache.load(request.table_id)
-        if table.tournament_id and not await is_finished(self.ctx, table.tournament_id):
-            raise sealed(table.tournament_id, "the tables", "closed to spectators until it ends")
+        if table.tournament_id and not await self.ctx.tournament_over(table.tournament_id):
+            raise e.sealed(table.tournament_id, "the tables", "closed to spectators until it ends")
         if request.spectator:
             return self._joined(table, None)
         await lobby.check_open(self.ctx, table)

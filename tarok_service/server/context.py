@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -22,6 +22,15 @@ from .tokens import Claim, ClaimCache, TokenSigner, digest
 __all__ = ["MAX_REQUEST_ID", "Context", "check_seat", "request_id"]
 
 
+TournamentOver = Callable[[str], Awaitable[bool]]
+
+
+async def sealed_without_tournaments(tournament_id: str) -> bool:
+    """The tournament gate of a server without the tournament feature: a table of a
+    tournament stays sealed (fails closed; the feature installs the real gate)."""
+    return False
+
+
 @dataclass
 class Context:
     """Dependencies of the application layer (passed explicitly, replaceable in tests)."""
@@ -31,6 +40,9 @@ class Context:
     clock: Callable[[], float] = time.time
     shuffle: Shuffler = secure_shuffle
     metrics: Metrics = field(default_factory=Metrics)
+    # Whether a tournament is over (its tables' deals may be shown); the tournament feature
+    # installs its own - the core never imports it.
+    tournament_over: TournamentOver = sealed_without_tournaments
     cache: TableCache = field(init=False)
     tokens: TokenSigner = field(init=False)
     stopping: bool = field(init=False, default=False)

@@ -2,7 +2,7 @@
 
 A table created with bots or a time per move is recorded in the `DRIVEN` log. Every replica
 runs a `Driver` that follows that log and keeps one task per unfinished table. The task
-plays the bots' turns with the very code tournament tables use (`tournaments.games.play_run`),
+plays the bots' turns with the very code tournament tables use (`botturns.play_run`),
 and when the seat to move lets its deadline pass it records TimedOut and the default move
 (`commands.time_out`), or hands the seat to a heuristic bot when the table says so. Nothing
 is held in memory that matters: every decision is an append at the table's version, so
@@ -22,13 +22,12 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 
 from ..bots import Bot, make_bot
 from ..store import DuplicateRequest, NewEvent, VersionConflict
-from . import commands
+from . import botturns, commands
 from . import errors as e
 from .commands import Batch
 from .context import Context
 from .events import timestamp
 from .table import FINISHED, PLAYING, TableState
-from .tournaments import games
 
 DRIVEN = "driven-tables"
 DRIVEN_TYPE = "TableDriven"
@@ -65,8 +64,8 @@ def step(table: TableState, brains: dict[int, Bot], now: float, ctx: Context) ->
         return None
     seat = hand.turn
     if table.bots[seat]:
-        return games.play_run(table, brains, set(), ctx.clock, ctx.shuffle)
-    if not games.expired(table, now):
+        return botturns.play_run(table, brains, set(), ctx.clock, ctx.shuffle)
+    if not botturns.expired(table, now):
         return None
     if not table.bot_on_timeout:
         return commands.time_out(table, now, ctx.shuffle)
@@ -74,7 +73,7 @@ def step(table: TableState, brains: dict[int, Bot], now: float, ctx: Context) ->
     batch = Batch(table)
     batch.add(ev.TimedOut(seat=seat, deadline=missed, bot=TAKEOVER_BOT))
     brains[seat] = make_bot(TAKEOVER_BOT)
-    rest = games.play_run(batch.table, brains, set(), ctx.clock, ctx.shuffle)
+    rest = botturns.play_run(batch.table, brains, set(), ctx.clock, ctx.shuffle)
     assert rest is not None
     return Batch(rest.table, batch.payloads + rest.payloads)
 
@@ -148,7 +147,7 @@ class Driver:
         batch = await asyncio.get_running_loop().run_in_executor(self.pool, run)
         if batch is None:
             return False
-        await games.append(self.ctx, table, batch)
+        await botturns.append(self.ctx, table, batch)
         return True
 
     def _wait(self, table: TableState | None) -> float:

@@ -96,6 +96,16 @@ def precondition(reason: str, message: str, **metadata: str) -> ServiceError:
     return ServiceError(FAILED_PRECONDITION, reason, message, metadata)
 
 
+def sealed(tournament_id: str, what: str, whose: str = "for its organiser only") -> ServiceError:
+    """PERMISSION_DENIED: `what` is the organiser's until the tournament is over."""
+    return ServiceError(
+        PERMISSION_DENIED,
+        TOURNAMENT_SEALED,
+        f"{what} of a running tournament are {whose}",
+        {"tournament_id": tournament_id},
+    )
+
+
 def not_found(table_id: str) -> ServiceError:
     return ServiceError(
         NOT_FOUND, TABLE_NOT_FOUND, f"no table {shown(table_id)!r}", {"table_id": shown(table_id)}

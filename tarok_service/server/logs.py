@@ -25,7 +25,6 @@ from .limits import MAX_PAGE_TOKEN
 from .seats import check_current
 from .table import FINISHED, TableState, fold
 from .tokens import Claim
-from .tournaments.log import is_finished
 from .views import filter_event, table_view
 
 T = TypeVar("T")
@@ -111,9 +110,7 @@ async def get_log(
         upto = upto or current
         first = await ctx.store.read(claim.table_id, 0, 1)
         last = await ctx.store.read(claim.table_id, upto - 1, 1)
-        complete = events.name_of(last[0]) == events.TABLE_CLOSED and await _unsealed(
-            ctx, first[0]
-        )
+        complete = events.name_of(last[0]) == events.TABLE_CLOSED and await _unsealed(ctx, first[0])
         latest = await ctx.cache.load(claim.table_id)
         check_seat(claim, latest)
         check_current(claim, latest)  # a token of a seat taken again reads nothing
@@ -178,8 +175,10 @@ def _page_position(token: str) -> tuple[int, int]:
         text = base64.urlsafe_b64decode(token.encode("ascii")).decode("ascii")
         version, after_text, upto_text = text.split(":")
         after, upto = int(after_text), int(upto_text)
-        if version != PAGE_TOKEN_VERSION or not 0 < after < upto or token != _page_token(
-            after, upto
+        if (
+            version != PAGE_TOKEN_VERSION
+            or not 0 < after < upto
+            or token != _page_token(after, upto)
         ):
             raise ValueError
     except (ValueError, UnicodeError):
@@ -213,7 +212,7 @@ async def _unsealed(ctx: Context, first: StoredEvent) -> bool:
     the whole tournament has finished (the same deals are played at other tables)."""
     created = events.decode(first)
     tournament = created.tournament_id if isinstance(created, ev.TableCreated) else ""
-    return not tournament or await is_finished(ctx, tournament)
+    return not tournament or await ctx.tournament_over(tournament)
 
 
 class WatcherSlots:

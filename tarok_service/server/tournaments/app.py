@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import AsyncIterator
+from functools import partial
 
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
@@ -28,6 +29,7 @@ class TournamentApp:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        ctx.tournament_over = partial(log.is_finished, ctx)
         self.logs = TournamentLogs(ctx)
         self.signer = turns.entrant_signer(ctx)
         self.organisers = organiser.organiser_signer(ctx)

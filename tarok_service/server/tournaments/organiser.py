@@ -59,11 +59,4 @@ def is_organiser(ctx: Context, signer: TokenSigner, token: str, tournament_id: s
     return True
 
 
-def sealed(tournament_id: str, what: str, whose: str = "for its organiser only") -> e.ServiceError:
-    """PERMISSION_DENIED: `what` is the organiser's until the tournament is over."""
-    return e.ServiceError(
-        e.PERMISSION_DENIED,
-        e.TOURNAMENT_SEALED,
-        f"{what} of a running tournament are {whose}",
-        {"tournament_id": tournament_id},
-    )
+sealed = e.sealed  # the error a sealed tournament answers with

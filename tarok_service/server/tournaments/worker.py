@@ -25,6 +25,7 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 from ...bots import Bot
 from ...bots.configured import entrant_bot
 from ...store import VersionConflict
+from .. import botturns
 from .. import errors as e
 from ..commands import time_out
 from ..context import Context
@@ -129,7 +130,7 @@ class Worker:
         batch = None
         if turn in brains or turn in forfeited:
             run = partial(
-                games.play_run,
+                botturns.play_run,
                 table,
                 brains,
                 forfeited,
@@ -138,7 +139,7 @@ class Worker:
                 self._pace,
             )
             batch = await asyncio.get_running_loop().run_in_executor(self.pool, run)
-        elif games.expired(table, self.ctx.clock()):
+        elif botturns.expired(table, self.ctx.clock()):
             assert table.hand is not None and table.hand.turn is not None
             entrant = state.games[game].seating[table.hand.turn]
             budget[entrant] -= 1
@@ -146,7 +147,7 @@ class Worker:
             batch = time_out(table, self.ctx.clock(), self.ctx.shuffle, forfeited=gone)
         if batch is None:
             return Outcome(game, table)
-        after = await games.append(self.ctx, table, batch)
+        after = await botturns.append(self.ctx, table, batch)
         return Outcome(game, after, acted=True)
 
     def _brains(self, state: TournamentState, game: int) -> dict[int, Bot]:
