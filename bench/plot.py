@@ -14,13 +14,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-
 
 def plot(summary: dict[str, Any], out: Path) -> None:
+    import matplotlib  # a benchmark-only dependency (`make bench-deps`)
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     results: dict[str, dict[str, dict[str, float]]] = summary["results"]
     fig, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.8), sharey=True)
     axes = axes if len(results) > 1 else [axes]

@@ -1,0 +1,32 @@
+"""A `tarok serve` process for the benchmarks: started on a free port, its gRPC target returned."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SECRET = "bench"  # the token secret the benchmarks' servers run with
+
+
+def start_server(store: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    """Start `tarok serve --store STORE` (plus `extra` flags); return the process and target."""
+    env = dict(os.environ, TAROK_SECRET=SECRET)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")])
+    command = [sys.executable, "-m", "tarok_client.cli", "serve", "--store", store, *extra]
+    proc = subprocess.Popen(
+        [*command, "--host", "127.0.0.1", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
+    )
+    assert proc.stdout is not None
+    found = re.search(r"listening on \S+:(\d+)", proc.stdout.readline())
+    if found is None:
+        proc.kill()
+        raise SystemExit(f"server did not start: {' '.join(command)}")
+    return proc, f"127.0.0.1:{found.group(1)}"
