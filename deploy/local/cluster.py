@@ -81,7 +81,13 @@ def find_nginx(install: bool) -> str:
         print("cluster: nginx is missing and installing it needs root", file=sys.stderr)
         return ""
     print("cluster: installing nginx (apt-get)", file=sys.stderr)
-    subprocess.run("apt-get update -qq && apt-get install -y -qq nginx", shell=True, check=False)
+    # apt-get's output goes to stderr: stdout carries only the "ready" line callers wait for.
+    subprocess.run(
+        "apt-get update -qq && apt-get install -y -qq nginx",
+        shell=True,
+        check=False,
+        stdout=sys.stderr,
+    )
     return shutil.which("nginx") or ("/usr/sbin/nginx" if os.access("/usr/sbin/nginx", 1) else "")
 
 
