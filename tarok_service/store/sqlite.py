@@ -132,6 +132,7 @@ class SqliteEventStore:
         self._flush_scheduled = False
         # Commits that need no sync run on the event loop (see module docstring).
         self._on_loop = synchronous == "normal" or path == MEMORY
+        self._checkpoints = self._on_loop and path != MEMORY  # ours, not SQLite's automatic ones
         self._conn_lock = threading.Lock()  # the connection has one user at a time
         self._commits = 0  # since the last checkpoint
         self._appending = 0  # appends awaiting their outcome
@@ -280,7 +281,7 @@ class SqliteEventStore:
             if self._path != MEMORY:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute(f"PRAGMA synchronous={self._synchronous.upper()}")
-                if self._on_loop:  # checkpoints sync: the worker runs them, not a loop commit
+                if self._checkpoints:  # they sync: the worker runs them, never a loop commit
                     conn.execute("PRAGMA wal_autocheckpoint=0")
             conn.execute(f"PRAGMA busy_timeout={int(self._busy_timeout * 1000)}")
             _in_transaction(conn, lambda: _create_schema(conn))
@@ -329,10 +330,10 @@ class SqliteEventStore:
                     item.outcome = exc
             else:
                 self._commit_batch(conn, batch, begun=False)
-                if self._on_loop and self._commits >= CHECKPOINT_EVERY:
-                    self._commits = 0
-                    self._checkpoint()
         loop.call_soon_threadsafe(_deliver, batch)
+        if self._checkpoints and self._commits >= CHECKPOINT_EVERY:  # after the answers
+            self._commits = 0
+            self._locked(self._checkpoint)
 
     def _commit_batch(self, conn: sqlite3.Connection, batch: list[Pending], begun: bool) -> None:
         """Write `batch` in one transaction (`begun`: BEGIN IMMEDIATE was already run);
@@ -442,7 +443,7 @@ class SqliteEventStore:
             self._hand_to_worker(executor, loop)
             return
         _deliver(batch)
-        if self._commits >= CHECKPOINT_EVERY:
+        if self._checkpoints and self._commits >= CHECKPOINT_EVERY:
             self._commits = 0
             executor.submit(self._locked, self._checkpoint)
 
