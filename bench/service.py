@@ -16,7 +16,8 @@ every one still validated by the server; a fresh request id per call, as the SDK
 C callers make as many echo calls. Reported per store and C: medians over the repetitions of
 throughput, p50 and p99 latency, server CPU per call, and of the per-repetition ratios
 SubmitMove / echo. On a shared machine the CPU ratio is the steadiest figure: a saturated
-server's throughput ratio tends to its inverse.
+server's throughput ratio tends to its inverse. The CPU of the server's main thread (the
+event loop's: what a single-loop server saturates first) is reported on its own too.
 Also prints the machine load (/proc/loadavg) before and after: the numbers are only as quiet
 as the machine. Table setup (create, join) is not timed.
 """
@@ -117,10 +118,12 @@ def tarok_server(store: str, sync: str) -> list[str]:
     ]  # fmt: skip
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc), 0.0 elsewhere."""
+def cpu_seconds(pid: int, thread: bool = False) -> float:
+    """User + system CPU time so far of a process, or (`thread`) of its main thread - the one
+    running the event loop (Linux /proc); 0.0 elsewhere."""
+    path = f"/proc/{pid}/task/{pid}/stat" if thread else f"/proc/{pid}/stat"
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(path).read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -183,14 +186,17 @@ async def echo(
         lat.append(time.perf_counter() - started)
 
 
-async def timed(target: Target, calls: list[Awaitable[None]]) -> tuple[float, float]:
-    """Run the callers together; (wall seconds, server CPU seconds)."""
-    cpu, started = cpu_seconds(target.proc.pid), time.perf_counter()
+async def timed(target: Target, calls: list[Awaitable[None]]) -> tuple[float, float, float]:
+    """Run the callers together; (wall seconds, server CPU seconds, of which on the event
+    loop's thread)."""
+    pid = target.proc.pid
+    cpu, loop, started = cpu_seconds(pid), cpu_seconds(pid, True), time.perf_counter()
     await asyncio.gather(*calls)
-    return time.perf_counter() - started, cpu_seconds(target.proc.pid) - cpu
+    wall = time.perf_counter() - started
+    return wall, cpu_seconds(pid) - cpu, cpu_seconds(pid, True) - loop
 
 
-def summary(lat: list[float], wall: float, cpu: float) -> dict[str, float]:
+def summary(lat: list[float], wall: float, cpu: float, loop: float) -> dict[str, float]:
     cuts = statistics.quantiles(lat, n=100)
     return {
         "calls": len(lat),
@@ -198,6 +204,7 @@ def summary(lat: list[float], wall: float, cpu: float) -> dict[str, float]:
         "p50_ms": 1000 * statistics.median(lat),
         "p99_ms": 1000 * cuts[98],
         "cpu_us": 1e6 * cpu / len(lat),
+        "loop_cpu_us": 1e6 * loop / len(lat),
     }
 
 
@@ -211,8 +218,7 @@ async def move_round(
         plans = [script(variant, rng) for _ in range(tables_each)]
         callers.append([(await setup_table(stub, p), p) for p in plans])
     lat: list[float] = []
-    wall, cpu = await timed(target, [play(stub, games, lat) for games in callers])
-    return summary(lat, wall, cpu)
+    return summary(lat, *await timed(target, [play(stub, games, lat) for games in callers]))
 
 
 async def echo_round(
@@ -220,8 +226,8 @@ async def echo_round(
 ) -> dict[str, float]:
     lat: list[float] = []
     stub = target.stub
-    wall, cpu = await timed(target, [echo(stub, per_caller, size, lat) for _ in range(concurrency)])
-    return summary(lat, wall, cpu)
+    callers: list[Awaitable[None]] = [echo(stub, per_caller, size, lat) for _ in range(concurrency)]
+    return summary(lat, *await timed(target, callers))
 
 
 async def run(
@@ -245,6 +251,7 @@ async def run(
                     bare.rounds.setdefault(concurrency, []).append(echoed)
                     moved["echo_rps"], moved["echo_p50_ms"] = echoed["rps"], echoed["p50_ms"]
                     moved["echo_p99_ms"], moved["echo_cpu_us"] = echoed["p99_ms"], echoed["cpu_us"]
+                    moved["echo_loop_cpu_us"] = echoed["loop_cpu_us"]
             print(f"  repetition {rep + 1}/{args.repetitions} done (load {loadavg()})",
                   file=sys.stderr, flush=True)  # fmt: skip
     finally:
@@ -261,6 +268,8 @@ def medians(rounds: list[dict[str, float]]) -> dict[str, float]:
     out["p50_ratio"] = statistics.median(r["p50_ms"] / r["echo_p50_ms"] for r in rounds)
     out["p99_ratio"] = statistics.median(r["p99_ms"] / r["echo_p99_ms"] for r in rounds)
     out["cpu_ratio"] = statistics.median(r["cpu_us"] / r["echo_cpu_us"] for r in rounds)
+    loops = [r["loop_cpu_us"] / r["echo_loop_cpu_us"] for r in rounds if r["echo_loop_cpu_us"]]
+    out["loop_cpu_ratio"] = statistics.median(loops) if loops else 0.0
     out["repetitions"] = len(rounds)
     return out
 
@@ -271,16 +280,19 @@ def report(stores: list[Target], load: tuple[str, str], args: argparse.Namespace
           f"medians of {args.repetitions} repetitions")  # fmt: skip
     print(
         "| store | C | moves/s | echo/s | throughput ratio | p50 ms (echo) | p50 ratio "
-        "| p99 ms (echo) | p99 ratio | server CPU/call us (echo) |"
+        "| p99 ms (echo) | p99 ratio | server CPU/call us (echo) | CPU ratio "
+        "| loop-thread CPU/call us (echo) | loop CPU ratio |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, by_c in results.items():
         for c, r in by_c.items():
             print(
                 f"| {name} | {c} | {r['rps']:.0f} | {r['echo_rps']:.0f} | {r['rps_ratio']:.2f} "
                 f"| {r['p50_ms']:.2f} ({r['echo_p50_ms']:.2f}) | {r['p50_ratio']:.2f} "
                 f"| {r['p99_ms']:.2f} ({r['echo_p99_ms']:.2f}) | {r['p99_ratio']:.2f} "
-                f"| {r['cpu_us']:.0f} ({r['echo_cpu_us']:.0f}) | {r['cpu_ratio']:.2f} |"
+                f"| {r['cpu_us']:.0f} ({r['echo_cpu_us']:.0f}) | {r['cpu_ratio']:.2f} "
+                f"| {r['loop_cpu_us']:.0f} ({r['echo_loop_cpu_us']:.0f}) "
+                f"| {r['loop_cpu_ratio']:.2f} |"
             )
     return {
         "benchmark": "service",

@@ -66,6 +66,8 @@ TABLE_NOT_FINISHED = "TABLE_NOT_FINISHED"
 
 def shown(value: str, limit: int = SHOWN) -> str:
     """A short quotable prefix of client input: printable ASCII as is, the rest escaped."""
+    if len(value) <= limit and value.isascii() and value.isprintable():
+        return value  # the common case (ids, tokens): nothing to escape or cut
     text = value[:limit].encode("ascii", "backslashreplace").decode("ascii")
     text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
     return text + ("..." if len(value) > limit else "")

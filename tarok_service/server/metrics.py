@@ -99,6 +99,7 @@ class Metrics:
             ["variant", "contract"], registry=reg,
         )  # fmt: skip
         self.moves = Counter("tarok_moves", "Moves accepted", ["variant"], registry=reg)
+        self._moves_of: dict[str, Any] = {}  # the `moves` child of each variant, resolved once
         self.translations_missing = Counter(
             "tarok_translations_missing", "Labels shown in English for want of a translation",
             ["locale", "kind"], registry=reg,
@@ -145,7 +146,10 @@ class Metrics:
         """Count what a successfully appended batch of event payloads means."""
         for payload in payloads:
             if isinstance(payload, ev.MoveMade):
-                self.moves.labels(variant).inc()
+                child = self._moves_of.get(variant)
+                if child is None:
+                    child = self._moves_of[variant] = self.moves.labels(variant)
+                child.inc()
             elif isinstance(payload, ev.HandScored):
                 result = payload.result
                 contract = "redeal" if result.redeal else (result.contract or "none")

@@ -36,10 +36,11 @@ RETRY = {
 PLAYING = views_pb2.TABLE_STATUS_PLAYING
 
 
-def start(store: str) -> tuple[subprocess.Popen[str], str]:
+def start(store: list[str]) -> tuple[subprocess.Popen[str], str]:
+    """A `tarok serve` with `store` (its --store and any store options) on a free port."""
     script = Path(sys.executable).parent / "tarok"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "tarok_client.cli"]
-    command += ["serve", "--store", store, "--host", "127.0.0.1", "--port", "0"]
+    command += ["serve", *store, "--host", "127.0.0.1", "--port", "0"]
     env = dict(os.environ, TAROK_SECRET="durability-test")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")])
     proc = subprocess.Popen(
@@ -114,15 +115,19 @@ class Player(threading.Thread):
             channel.close()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(params=["sqlite", "sqlite-normal", "postgres"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[str]]:
+    """The store options: SQLite FULL (the default), SQLite NORMAL - which promises to
+    survive a crash of the server process, like this one - and PostgreSQL."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'durable.db'}"
+        yield ["--store", f"sqlite:///{tmp_path / 'durable.db'}"]
+    elif request.param == "sqlite-normal":
+        yield ["--store", f"sqlite:///{tmp_path / 'durable.db'}", "--sqlite-sync", "normal"]
     else:
-        yield request.getfixturevalue("postgres_dsn")
+        yield ["--store", request.getfixturevalue("postgres_dsn")]
 
 
-def test_kill_9_under_load_loses_no_acknowledged_move(store_url: str) -> None:
+def test_kill_9_under_load_loses_no_acknowledged_move(store_url: list[str]) -> None:
     proc, target = start(store_url)
     procs = [proc]
     try:

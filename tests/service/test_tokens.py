@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tarok_service.server import errors as e
+from tarok_service.server.config import ServerConfig
+from tarok_service.server.context import Context
 from tarok_service.server.tokens import TokenSigner
+from tarok_service.store import open_store
 
 NOW = 1_700_000_000.0
 
@@ -44,3 +47,37 @@ def test_other_secret_or_tampering_is_rejected() -> None:
     forged, _ = TokenSigner(b"k", 60).issue("abc", 1, NOW)
     assert reason_of(TokenSigner(b"k", 60), forged.split(".")[0] + "." + sig) == e.BAD_TOKEN
     assert reason_of(TokenSigner(b"k", 60), body + "." + sig[:-2] + "AA") == e.BAD_TOKEN
+
+
+def test_context_claim_remembers_only_the_same_token_until_it_expires() -> None:
+    """The context answers a token it just verified without verifying again (a call's
+    interceptor and its use case both ask), but never past expiry nor for another token."""
+    now = [NOW]
+    ctx = Context(open_store("memory:"), ServerConfig(secret=b"k"), clock=lambda: now[0])
+    seat_token, expires = ctx.tokens.issue("abc", 2, NOW)
+    other, _ = ctx.tokens.issue("xyz", None, NOW)
+    assert ctx.claim(seat_token) == ctx.claim(seat_token)
+    assert (ctx.claim(other).table_id, ctx.claim(other).seat) == ("xyz", None)
+    assert (ctx.claim(seat_token).table_id, ctx.claim(seat_token).seat) == ("abc", 2)
+    with pytest.raises(e.ServiceError) as caught:
+        ctx.claim(seat_token[:-1] + ("A" if seat_token[-1] != "A" else "B"))
+    assert caught.value.reason == e.BAD_TOKEN
+    now[0] = expires
+    with pytest.raises(e.ServiceError) as caught:
+        ctx.claim(seat_token)
+    assert caught.value.reason == e.TOKEN_EXPIRED
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a1b2-c3_d4", "a1b2-c3_d4"),
+        ("x" * e.SHOWN, "x" * e.SHOWN),
+        ("x" * (e.SHOWN + 1), "x" * e.SHOWN + "..."),
+        ("tab\there", "tab\\x09here"),
+        ("café", "caf\\xe9"),
+        ("", ""),
+    ],
+)
+def test_shown_quotes_client_input_safely(text: str, expected: str) -> None:
+    assert e.shown(text) == expected

@@ -31,6 +31,7 @@ from tarok_service.store import (
     open_store,
 )
 from tarok_service.store.postgres import PostgresEventStore
+from tarok_service.store.sqlite import CHECKPOINT_EVERY
 from tests.pg_locks import until_a_session_waits_on_a_lock
 
 T = TypeVar("T")
@@ -55,7 +56,7 @@ class Backend:
 
 
 
-@pytest.fixture(params=["sqlite-memory", "sqlite-file", "postgres"])
+@pytest.fixture(params=["sqlite-memory", "sqlite-file", "sqlite-normal", "postgres"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     """One store backend; the suite runs once per param."""
     if request.param == "sqlite-memory":
@@ -63,6 +64,13 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     if request.param == "sqlite-file":
         path = str(tmp_path / "events.db")
         return Backend("sqlite-file", lambda quiet=False: SqliteEventStore(path), True)
+    if request.param == "sqlite-normal":  # commits on the event loop (see SqliteEventStore)
+        path = str(tmp_path / "events.db")
+        return Backend(
+            "sqlite-normal",
+            lambda quiet=False: SqliteEventStore(path, synchronous="normal"),
+            True,
+        )
     dsn: str = request.getfixturevalue("postgres_dsn")
 
     def make_pg(quiet: bool = False) -> EventStore:
@@ -394,13 +402,15 @@ def test_postgres_lost_race_maps_unique_violation(postgres_dsn: str) -> None:
     run(body)
 
 
-def test_sqlite_waits_for_another_writer_lock(tmp_path: Path) -> None:
-    """A second process holding the write lock delays, not breaks, an append."""
+@pytest.mark.parametrize("sync", ["full", "normal"])
+def test_sqlite_waits_for_another_writer_lock(tmp_path: Path, sync: str) -> None:
+    """A second process holding the write lock delays, not breaks, an append (in "normal"
+    mode the event loop does not wait for it: the worker thread does)."""
     path = str(tmp_path / "locked.db")
 
     async def body() -> None:
         t = new_table()
-        async with opened(SqliteEventStore(path)) as s:
+        async with opened(SqliteEventStore(path, synchronous=sync)) as s:
             rival = sqlite3.connect(path, isolation_level=None)
             rival.execute("BEGIN IMMEDIATE")
             rival.execute("INSERT INTO events VALUES (?, 1, 'Rival', x'', NULL, ?)", (t, NOW))
@@ -412,6 +422,31 @@ def test_sqlite_waits_for_another_writer_lock(tmp_path: Path) -> None:
             with pytest.raises(VersionConflict):
                 await loser
             assert await s.append(t, 1, [ev(2)], NOW) == 2
+
+    run(body)
+
+
+def test_sqlite_normal_checkpoints_on_the_worker(tmp_path: Path) -> None:
+    """In "normal" mode commits never checkpoint (that would sync on the event loop); the
+    worker thread copies the WAL into the database file every CHECKPOINT_EVERY commits."""
+    path = tmp_path / "ck.db"
+
+    async def body() -> None:
+        t = new_table()
+        async with opened(SqliteEventStore(str(path), synchronous="normal")) as s:
+            assert isinstance(s, SqliteEventStore)
+            auto = await s._run(
+                lambda: int(s._db().execute("PRAGMA wal_autocheckpoint").fetchone()[0])
+            )
+            assert auto == 0
+            for n in range(1, CHECKPOINT_EVERY + 2):
+                assert await s.append(t, n - 1, [ev(n % 200)], NOW) == n
+            await s._run(lambda: None)  # the worker has run what was handed to it
+            copy = tmp_path / "main-file-only.db"  # the database file without its WAL
+            copy.write_bytes(path.read_bytes())
+            with sqlite3.connect(copy) as conn:
+                in_file = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+            assert in_file >= CHECKPOINT_EVERY
 
     run(body)
 
