@@ -69,8 +69,12 @@ async def watch_all(target: str, tokens: list[str], out: Path) -> None:
                 received.append((item.event.version, time.perf_counter()))
 
     tasks = [asyncio.create_task(one(i, t)) for i, t in enumerate(tokens)]
-    for _ in tokens:
-        await ready.acquire()
+    waiting = asyncio.ensure_future(asyncio.gather(*(ready.acquire() for _ in tokens)))
+    await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    if not waiting.done():  # a stream ended (failed) before every stream got its view
+        failed = next(t for t in tasks if t.done())
+        print(f"failed: {failed.exception()!r}", flush=True)
+        raise SystemExit(1)
     print("ready", flush=True)
     await asyncio.gather(*tasks)
     out.write_text(json.dumps(received))
@@ -115,8 +119,9 @@ async def play_hand(
             )
         for proc in procs:
             assert proc.stdout is not None
-            if proc.stdout.readline().strip() != "ready":
-                raise SystemExit("a watcher process failed")
+            line = await asyncio.to_thread(proc.stdout.readline)
+            if line.strip() != "ready":
+                raise SystemExit(f"a watcher process failed: {line.strip()}")
         sent: dict[int, float] = {}
         mover: list[float] = []
         version = 0
@@ -163,8 +168,10 @@ def main() -> int:
     rng = random.Random(3)
     runs: dict[int, list[dict[str, float]]] = {n: [] for n in args.watchers}
     before = loadavg()
+    most = max([*args.watchers, 1])  # the server must admit them all (one client address)
     with tempfile.TemporaryDirectory() as tmp:
-        proc, target = start(tarok_server(f"sqlite:///{tmp}/watch.db", "full"))
+        limits = ["--max-watchers", str(2 * most), "--max-watchers-per-principal", str(most)]
+        proc, target = start(tarok_server(f"sqlite:///{tmp}/watch.db", "full") + limits)
         try:
             asyncio.run(play_hand(target, 0, args, rng, Path(tmp)))  # warm up
             for rep in range(args.repetitions):
