@@ -24,6 +24,7 @@ from typing import Any
 
 import psycopg
 from psycopg import errors
+from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 
 from ._pending import Pending, Row
@@ -67,8 +68,7 @@ _SAVE_SNAPSHOT = (
     " ON CONFLICT (table_id, seq) DO UPDATE SET payload = EXCLUDED.payload"
 )
 _LATEST_SNAPSHOT = (
-    "SELECT seq, payload FROM snapshots WHERE table_id = %s AND seq <= %s"
-    " ORDER BY seq DESC LIMIT 1"
+    "SELECT seq, payload FROM snapshots WHERE table_id = %s AND seq <= %s ORDER BY seq DESC LIMIT 1"
 )
 # The latest snapshot (at most %(m)s) and the events a load from it needs, in one statement.
 _READ_TAIL = """WITH s AS (
@@ -96,6 +96,22 @@ _APPEND = """WITH cur AS (
     FROM unnest(%(seqs)s::bigint[], %(types)s::text[], %(payloads)s::bytea[], %(rids)s::text[])
         AS x(s, ty, p, r), cur
     WHERE cur.v = %(expected)s AND cur.dup IS NULL
+    RETURNING seq
+)
+SELECT cur.v, cur.dup, n.count,
+    CASE WHEN n.count > 0 THEN pg_notify(%(channel)s, %(message)s) END
+FROM cur, (SELECT count(*) AS count FROM ins) AS n"""
+# The same for the usual append of ONE event, with plain parameters: dumping Python lists as
+# arrays costs the client more CPU than the whole round trip.
+_APPEND_ROW = """WITH cur AS (
+    SELECT COALESCE(MAX(seq), 0) AS v,
+        (SELECT seq FROM events WHERE table_id = %(t)s AND request_id = %(r)s::text) AS dup
+    FROM events WHERE table_id = %(t)s
+), ins AS (
+    INSERT INTO events (table_id, seq, type, payload, request_id, created_at)
+    SELECT %(t)s, %(expected)s::bigint + 1, %(type)s, %(payload)s, %(r)s::text, %(now)s
+    FROM cur
+    WHERE cur.v = %(expected)s::bigint AND cur.dup IS NULL
     RETURNING seq
 )
 SELECT cur.v, cur.dup, n.count,
@@ -139,9 +155,6 @@ _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT %s"
 _guarded = unavailable_on((psycopg.OperationalError, psycopg.InterfaceError, OSError), "_lost")
 
 
-
-
-
 class PostgresEventStore:
     """`EventStore` on a PostgreSQL database shared by any number of server processes."""
 
@@ -167,6 +180,7 @@ class PostgresEventStore:
         self._listen_conn: psycopg.AsyncConnection[Any] | None = None
         self._pending: list[Pending] = []
         self._writer: asyncio.Task[None] | None = None
+        self._write_conn: psycopg.AsyncConnection[Any] | None = None  # the writer's own
 
     @property
     def dsn(self) -> str:
@@ -207,6 +221,10 @@ class PostgresEventStore:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        if self._write_conn is not None:
+            conn, self._write_conn = self._write_conn, None
+            with contextlib.suppress(Exception):
+                await self._pool.putconn(conn)
         pool, self._pool = self._pool, None
         if self._listener is not None:
             self._listener.cancel()
@@ -359,14 +377,12 @@ class PostgresEventStore:
             "channel": CHANNEL,
         }
         try:
-            async with self._db().connection() as conn:
-                cur = await conn.execute(_APPEND_MANY, params)
-                results = await cur.fetchall()
+            results = await self._write(_APPEND_MANY, params)
         except errors.UniqueViolation:
             for item in batch:
                 await self._write_one(item)
             return
-        for (_, actual, first_seq, _, _), item in zip(results, batch, strict=True):
+        for (_, actual, first_seq, _, _), item in zip(results or [], batch, strict=True):
             if item.request_id is not None and first_seq is not None:
                 dup = DuplicateRequest(item.table_id, item.request_id, int(first_seq))
                 item.future.set_exception(dup)
@@ -374,6 +390,7 @@ class PostgresEventStore:
                 item.future.set_exception(VersionConflict(item.expected, int(actual)))
             else:
                 item.future.set_result(item.expected + len(item.rows))
+
     @_guarded
     async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
         """Keep a snapshot beside the log; see `EventStore.save_snapshot`."""
@@ -421,6 +438,24 @@ class PostgresEventStore:
         with contextlib.suppress(Exception):
             await pool.check()
 
+    async def _write(self, sql: str, params: dict[str, Any], one: bool = False) -> Any:
+        """Run an append statement on the writer's own connection (taken from the pool once
+        and kept: the group-commit task is its only user); fetch one row or all rows. A
+        connection that fails goes back to the pool, which drops it if it is broken."""
+        conn = self._write_conn
+        if conn is None or conn.closed:
+            conn = self._write_conn = await self._db().getconn()
+        try:
+            cur = await conn.execute(sql, params, prepare=True)
+            return await (cur.fetchone() if one else cur.fetchall())
+        except BaseException:
+            idle = conn.info.transaction_status == TransactionStatus.IDLE
+            if conn.broken or conn.closed or not idle:  # else only the statement failed
+                self._write_conn = None
+                with contextlib.suppress(Exception):
+                    await self._db().putconn(conn)
+            raise
+
     def _db(self) -> AsyncConnectionPool[Any]:
         """The open pool, or StoreClosed."""
         if self._pool is None:
@@ -435,21 +470,26 @@ class PostgresEventStore:
         rows: list[tuple[str, int, str, bytes, str | None, float]],
     ) -> None:
         """Check, insert and notify in one statement (one round trip, one transaction)."""
-        params = {
+        params: dict[str, Any] = {
             "t": table_id,
             "r": request_id,
             "now": rows[0][5],
-            "seqs": [row[1] for row in rows],
-            "types": [row[2] for row in rows],
-            "payloads": [row[3] for row in rows],
-            "rids": [row[4] for row in rows],
             "expected": expected,
             "channel": CHANNEL,
             "message": f"{table_id}:{expected + len(rows)}",
         }
-        async with self._db().connection() as conn:
-            cur = await conn.execute(_APPEND, params)
-            row = await cur.fetchone()
+        if len(rows) == 1:
+            sql = _APPEND_ROW
+            params.update(type=rows[0][2], payload=rows[0][3])
+        else:
+            sql = _APPEND
+            params.update(
+                seqs=[row[1] for row in rows],
+                types=[row[2] for row in rows],
+                payloads=[row[3] for row in rows],
+                rids=[row[4] for row in rows],
+            )
+        row = await self._write(sql, params, one=True)
         actual, first_seq, inserted = (0, None, 0) if row is None else row[:3]
         if request_id is not None and first_seq is not None:
             raise DuplicateRequest(table_id, request_id, int(first_seq))
