@@ -174,3 +174,44 @@ def test_the_writer_keeps_one_connection_and_replaces_it_when_it_is_lost(dsn: st
             assert s._write_conn is kept and await s.append(t, 6, [ev(7)], NOW) == 7
 
     asyncio.run(body())
+
+
+def test_a_batch_stores_every_byte_and_character_exactly(
+    dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def body() -> None:
+        async with opened(PostgresEventStore(dsn)) as s:
+            sizes: list[int] = []
+            write_batch = s._write_batch
+
+            async def counted(batch: list[Pending]) -> None:
+                sizes.append(len(batch))
+                await write_batch(batch)
+
+            monkeypatch.setattr(s, "_write_batch", counted)
+            odd = ['q"uote', "back\\slash", "tab\tnew\nline", "čšž", "🂡 card", "{[]}:,"]
+            tables = [f"{table()}-{text}" for text in odd]
+            nows = [NOW + i / 7 for i in range(len(odd))]
+            calls = [
+                s.append(
+                    t,
+                    0,
+                    [NewEvent(text, bytes(range(256)), f"r-{text}"), NewEvent("x", b"")],
+                    now,
+                )
+                for t, text, now in zip(tables, odd, nows, strict=True)
+            ]
+            assert await asyncio.gather(*calls) == [2] * len(odd)
+            assert max(sizes) > 1  # they went in together
+            for t, text, now in zip(tables, odd, nows, strict=True):
+                first, second = await s.read(t)
+                assert (first.type, first.payload, first.request_id) == (
+                    text,
+                    bytes(range(256)),
+                    f"r-{text}",
+                )
+                assert (second.type, second.payload, second.request_id) == ("x", b"", None)
+                assert first.created_at == second.created_at == now
+                assert first.table_id == t
+
+    asyncio.run(body())
