@@ -5,7 +5,10 @@ and go together in the next one, a single statement (one round trip, one transac
 commit) that checks and inserts each append on its own and sends ONE notification for the
 whole batch, `NOTIFY tarok_events, '[["<table_id>", <seq>], ...]'` (JSON) listing every append
 that went in; a lone append notifies `<table_id>:<seq>`. The notification is delivered
-exactly when the events are committed.
+exactly when the events are committed. The group-commit task writes on a connection of its
+own, taken from the pool once and kept (given back when it breaks); a one-event append, the
+usual move, is sent with plain parameters and a batch as two JSON texts, both far cheaper
+for the client than Python lists dumped as arrays.
 A lone append, and every append of a batch that lost an insert race to another replica,
 goes through the single-append statement, whose unique-key errors are mapped to
 `VersionConflict` / `DuplicateRequest`. Each store instance keeps one dedicated LISTEN
