@@ -11,7 +11,10 @@ watchers' own CPU is spread too). One mover makes the hand's moves `--interval` 
 apart. Delivery latency: from the moment the move was sent to the moment a watcher process
 received its event (the same monotonic clock for all processes), for every event and
 watcher. Reported: medians over repetitions of the delivery p50/p99, the mover p50 and its
-ratio to the no-watcher p50 of the same repetition; plus the machine load.
+ratio to the no-watcher p50 of the same repetition, the server's CPU time per move (from
+the first move until every watcher has received the last event) with and without watchers,
+and the extra CPU per delivered event; plus the machine load. The server admits all the
+watchers (`--max-watchers`, `--max-watchers-per-principal`): they come from one address.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ import grpc
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "clients" / "python"), str(ROOT / "bench")]
 
-from service import ENV, loadavg, script, setup_table, start, tarok_server  # noqa: E402
+from service import ENV, cpu_seconds, loadavg, script, setup_table, start, tarok_server  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
 
@@ -69,8 +72,17 @@ async def watch_all(target: str, tokens: list[str], out: Path) -> None:
                 received.append((item.event.version, time.perf_counter()))
 
     tasks = [asyncio.create_task(one(i, t)) for i, t in enumerate(tokens)]
-    for _ in tokens:
-        await ready.acquire()
+
+    async def all_ready() -> None:
+        for _ in tokens:
+            await ready.acquire()
+
+    waiting = asyncio.create_task(all_ready())
+    await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    if not waiting.done():  # a stream ended (failed) before every stream got its view
+        failed = next(t for t in tasks if t.done())
+        print(f"failed: {failed.exception()!r}", flush=True)
+        raise SystemExit(1)
     print("ready", flush=True)
     await asyncio.gather(*tasks)
     out.write_text(json.dumps(received))
@@ -82,7 +94,12 @@ async def watch_all(target: str, tokens: list[str], out: Path) -> None:
 
 
 async def play_hand(
-    target: str, watchers: int, args: argparse.Namespace, rng: random.Random, tmp: Path
+    server: subprocess.Popen[str],
+    target: str,
+    watchers: int,
+    args: argparse.Namespace,
+    rng: random.Random,
+    tmp: Path,
 ) -> dict[str, float]:
     async with grpc.aio.insecure_channel(target) as channel:
         stub = svc_grpc.TarokServiceStub(channel)
@@ -115,11 +132,13 @@ async def play_hand(
             )
         for proc in procs:
             assert proc.stdout is not None
-            if proc.stdout.readline().strip() != "ready":
-                raise SystemExit("a watcher process failed")
+            line = await asyncio.to_thread(proc.stdout.readline)
+            if line.strip() != "ready":
+                raise SystemExit(f"a watcher process failed: {line.strip()}")
         sent: dict[int, float] = {}
         mover: list[float] = []
         version = 0
+        cpu = cpu_seconds(server.pid)
         for seat, move_id in plan[1]:
             request = svc.SubmitMoveRequest(token=tokens[seat], move_id=move_id)
             started = time.perf_counter()
@@ -130,13 +149,16 @@ async def play_hand(
                 sent[v] = started
             version = reply.version
             await asyncio.sleep(args.interval)
-    delays = []
-    for p, proc in enumerate(procs):
+    for proc in procs:
         proc.wait(120)
+    cpu = cpu_seconds(server.pid) - cpu  # the moves, and the deliveries until the last one
+    delays = []
+    for p in range(len(procs)):
         for v, at in json.loads((tmp / f"out{p}.json").read_text()):
             if v in sent:
                 delays.append(at - sent[v])
-    result = {"mover_p50_ms": 1000 * statistics.median(mover)}
+    result = {"mover_p50_ms": 1000 * statistics.median(mover), "cpu_ms": 1000 * cpu / len(mover)}
+    result["moves"] = len(mover)
     if delays:
         cuts = statistics.quantiles(delays, n=100)
         result.update(
@@ -163,15 +185,20 @@ def main() -> int:
     rng = random.Random(3)
     runs: dict[int, list[dict[str, float]]] = {n: [] for n in args.watchers}
     before = loadavg()
+    most = max([*args.watchers, 1])  # the server must admit them all (one client address)
     with tempfile.TemporaryDirectory() as tmp:
-        proc, target = start(tarok_server(f"sqlite:///{tmp}/watch.db", "full"))
+        limits = ["--max-watchers", str(2 * most), "--max-watchers-per-principal", str(most)]
+        proc, target = start(tarok_server(f"sqlite:///{tmp}/watch.db", "full") + limits)
         try:
-            asyncio.run(play_hand(target, 0, args, rng, Path(tmp)))  # warm up
+            asyncio.run(play_hand(proc, target, 0, args, rng, Path(tmp)))  # warm up
             for rep in range(args.repetitions):
                 for n in args.watchers:
-                    alone = asyncio.run(play_hand(target, 0, args, rng, Path(tmp)))
-                    watched = asyncio.run(play_hand(target, n, args, rng, Path(tmp)))
+                    alone = asyncio.run(play_hand(proc, target, 0, args, rng, Path(tmp)))
+                    watched = asyncio.run(play_hand(proc, target, n, args, rng, Path(tmp)))
                     watched["mover_alone_p50_ms"] = alone["mover_p50_ms"]
+                    watched["cpu_alone_ms"] = alone["cpu_ms"]
+                    extra = (watched["cpu_ms"] - alone["cpu_ms"]) * watched["moves"]
+                    watched["cpu_us_per_delivery"] = 1000 * extra / watched["deliveries"]
                     watched["mover_ratio"] = watched["mover_p50_ms"] / alone["mover_p50_ms"]
                     runs[n].append(watched)
                 print(f"  repetition {rep + 1}/{args.repetitions} done (load {loadavg()})",
@@ -183,14 +210,16 @@ def main() -> int:
     results: dict[str, Any] = {}
     print(f"load average before {before}, after {after} ({os.cpu_count()} CPUs); medians of "
           f"{args.repetitions} repetitions; moves {args.interval * 1000:.0f} ms apart")  # fmt: skip
-    print("| watchers | delivery p50 ms | delivery p99 ms | mover p50 ms (alone) | mover ratio |")
-    print("|---|---|---|---|---|")
+    print("| watchers | delivery p50 ms | delivery p99 ms | mover p50 ms (alone) | mover ratio "
+          "| server CPU ms/move (alone) | server CPU us/delivery |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
     for n, reps in runs.items():
         r = {k: statistics.median(x[k] for x in reps) for k in reps[0]}
         results[str(n)] = r
         print(f"| {n} | {r['delivery_p50_ms']:.1f} | {r['delivery_p99_ms']:.1f} "
               f"| {r['mover_p50_ms']:.2f} ({r['mover_alone_p50_ms']:.2f}) "
-              f"| {r['mover_ratio']:.2f} |")  # fmt: skip
+              f"| {r['mover_ratio']:.2f} | {r['cpu_ms']:.2f} ({r['cpu_alone_ms']:.2f}) "
+              f"| {r['cpu_us_per_delivery']:.0f} |")  # fmt: skip
     summary = {
         "benchmark": "watch",
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

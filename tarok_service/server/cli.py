@@ -41,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
         previous_secrets=tuple(s.encode() for s in args.previous_secret),
         store_timeout_seconds=args.store_timeout,
         heartbeat_seconds=args.heartbeat,
+        max_watchers=args.max_watchers,
+        max_watchers_per_principal=args.max_watchers_per_principal,
         metrics_port=args.metrics_port,
         metrics_host=args.metrics_host,
         log_format=args.log_format,
@@ -128,6 +130,15 @@ def _tournaments(serve_: argparse.ArgumentParser) -> None:
 
 def _operations(serve_: argparse.ArgumentParser) -> None:
     serve_.add_argument("--heartbeat", type=float, default=10.0, help="watch heartbeat seconds")
+    serve_.add_argument(
+        "--max-watchers", type=int, default=1000, help="open WatchTable streams, in all"
+    )
+    serve_.add_argument(
+        "--max-watchers-per-principal",
+        type=int,
+        default=32,
+        help="open WatchTable streams per seat, and per client address for spectators",
+    )
     serve_.add_argument(
         "--metrics-port",
         type=int,

@@ -6,7 +6,10 @@ builds each distinct response message once; every watcher of that audience gets 
 message object, marked with `share`, which `SharedSerializer` then serialises once for
 all their streams (unshared messages are serialised as usual). Views
 (for watchers that asked for them) are built once per audience after each batch, and
-heartbeats once per idle interval for everyone.
+heartbeats once per idle interval for everyone. The feed hands the messages out `CHUNK`
+watchers at a time and lets the event loop run other calls in between, so a move made
+while a thousand streams are being written waits for one chunk, not for all of them; each
+watcher still gets every event, in order, exactly once.
 
 Each watcher has a bounded queue. A watcher that falls more than `MAX_QUEUED` messages
 behind is detached; its stream catches up from the store on its own and attaches again, so
@@ -34,6 +37,7 @@ from .views import filter_event, table_view
 
 MAX_QUEUED = 2_000  # messages a watcher may fall behind before it catches up on its own
 SERIALIZED_CACHE = 1024  # shared messages remembered for serialising once
+CHUNK = 16  # watchers handed their messages before the feed lets other calls run
 
 
 class Lagged(Exception):
@@ -128,7 +132,7 @@ class Feed:
                     self._to_all(share(svc.WatchTableResponse(heartbeat=heartbeat)))
                     continue
                 stored = await ctx.store.read(table_id, self.version)
-                self._deliver(stored)
+                await self._deliver(stored)
                 ctx.cache.put(self.table)
         except asyncio.CancelledError:
             raise
@@ -139,34 +143,51 @@ class Feed:
         finally:
             self.feeds.forget(self)
 
-    def _deliver(self, stored: list[StoredEvent]) -> None:
-        """Fold each event once, filter it once per audience, send the same message to all."""
+    async def _deliver(self, stored: list[StoredEvent]) -> None:
+        """Fold each event once, filter it once per audience, then hand every watcher its
+        messages (the same objects for its whole audience), `CHUNK` watchers at a time."""
+        plan: list[tuple[int, dict[int | None, svc.WatchTableResponse]]] = []
         for item in stored:
             payload = events.decode(item)
             before = self.table
             self.table = fold(before, self.table.table_id, item.seq, payload)
             built: dict[int, svc.WatchTableResponse] = {}  # one message per distinct content
-            for seat, group in list(self.audiences.items()):
+            by_seat: dict[int | None, svc.WatchTableResponse] = {}
+            for seat in self.audiences:
                 shown = filter_event(before, self.table, payload, seat, False)
                 message = built.get(id(shown))
                 if message is None:
                     entry = events.envelope(item.seq, item.created_at, shown)
                     message = built[id(shown)] = share(svc.WatchTableResponse(event=entry))
-                for watcher in list(group):
-                    if watcher.after < item.seq:
-                        watcher.push(message, item.seq)
-        for seat, group in list(self.audiences.items()):
-            views: dict[str | None, svc.WatchTableResponse] = {}  # one per locale
-            for watcher in list(group):
-                if not watcher.with_views or watcher.after > self.version:
-                    continue
-                words = watcher.words
-                locale = None if words is None else words.locale
-                view = views.get(locale)
-                if view is None:
-                    seen = table_view(self.table, seat, words, self.ctx.clock())
-                    view = views[locale] = share(svc.WatchTableResponse(view=seen))
-                watcher.push(view)
+                by_seat[seat] = message
+            plan.append((item.seq, by_seat))
+        views: dict[tuple[int | None, str | None], svc.WatchTableResponse] = {}
+        # A watcher attaching from here on starts at the feed's (new) version: it sends the
+        # events up to it itself, so the watchers served are those attached now.
+        watchers = [watcher for group in self.audiences.values() for watcher in group]
+        for start in range(0, len(watchers), CHUNK):
+            if start:
+                await asyncio.sleep(0)  # calls (a move) waiting meanwhile go first
+            for watcher in watchers[start : start + CHUNK]:
+                for seq, by_seat in plan:
+                    if watcher.after < seq:
+                        watcher.push(by_seat[watcher.seat], seq)
+                if watcher.with_views and watcher.after <= self.version:
+                    watcher.push(self._view(views, watcher))
+
+    def _view(
+        self,
+        views: dict[tuple[int | None, str | None], svc.WatchTableResponse],
+        watcher: Watcher,
+    ) -> svc.WatchTableResponse:
+        """The view of the table for `watcher`'s seat and locale, built once per batch."""
+        words = watcher.words
+        key = (watcher.seat, None if words is None else words.locale)
+        view = views.get(key)
+        if view is None:
+            seen = table_view(self.table, watcher.seat, words, self.ctx.clock())
+            view = views[key] = share(svc.WatchTableResponse(view=seen))
+        return view
 
     def _to_all(self, item: Item) -> None:
         """Send `item` to every watcher; a heartbeat only to those not already further on

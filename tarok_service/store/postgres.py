@@ -5,7 +5,10 @@ and go together in the next one, a single statement (one round trip, one transac
 commit) that checks and inserts each append on its own and sends ONE notification for the
 whole batch, `NOTIFY tarok_events, '[["<table_id>", <seq>], ...]'` (JSON) listing every append
 that went in; a lone append notifies `<table_id>:<seq>`. The notification is delivered
-exactly when the events are committed.
+exactly when the events are committed. The group-commit task writes on a connection of its
+own, taken from the pool once and kept (given back when it breaks); a one-event append, the
+usual move, is sent with plain parameters and a batch as two JSON texts, both far cheaper
+for the client than Python lists dumped as arrays.
 A lone append, and every append of a batch that lost an insert race to another replica,
 goes through the single-append statement, whose unique-key errors are mapped to
 `VersionConflict` / `DuplicateRequest`. Each store instance keeps one dedicated LISTEN
@@ -24,6 +27,7 @@ from typing import Any
 
 import psycopg
 from psycopg import errors
+from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 
 from ._pending import Pending, Row
@@ -67,8 +71,7 @@ _SAVE_SNAPSHOT = (
     " ON CONFLICT (table_id, seq) DO UPDATE SET payload = EXCLUDED.payload"
 )
 _LATEST_SNAPSHOT = (
-    "SELECT seq, payload FROM snapshots WHERE table_id = %s AND seq <= %s"
-    " ORDER BY seq DESC LIMIT 1"
+    "SELECT seq, payload FROM snapshots WHERE table_id = %s AND seq <= %s ORDER BY seq DESC LIMIT 1"
 )
 # The latest snapshot (at most %(m)s) and the events a load from it needs, in one statement.
 _READ_TAIL = """WITH s AS (
@@ -101,11 +104,29 @@ _APPEND = """WITH cur AS (
 SELECT cur.v, cur.dup, n.count,
     CASE WHEN n.count > 0 THEN pg_notify(%(channel)s, %(message)s) END
 FROM cur, (SELECT count(*) AS count FROM ins) AS n"""
+# The same for the usual append of ONE event, with plain parameters: dumping Python lists as
+# arrays costs the client more CPU than the whole round trip.
+_APPEND_ROW = """WITH cur AS (
+    SELECT COALESCE(MAX(seq), 0) AS v,
+        (SELECT seq FROM events WHERE table_id = %(t)s AND request_id = %(r)s::text) AS dup
+    FROM events WHERE table_id = %(t)s
+), ins AS (
+    INSERT INTO events (table_id, seq, type, payload, request_id, created_at)
+    SELECT %(t)s, %(expected)s::bigint + 1, %(type)s, %(payload)s, %(r)s::text, %(now)s
+    FROM cur
+    WHERE cur.v = %(expected)s::bigint AND cur.dup IS NULL
+    RETURNING seq
+)
+SELECT cur.v, cur.dup, n.count,
+    CASE WHEN n.count > 0 THEN pg_notify(%(channel)s, %(message)s) END
+FROM cur, (SELECT count(*) AS count FROM ins) AS n"""
 # Several appends (to distinct tables) in one statement: each goes in only when its table is
 # at its expected version and its request id is new; one pg_notify lists those that went in.
+# The batch travels as two JSON texts (appends, rows; payloads in hex) that the server
+# takes apart: a dozen Python lists dumped as arrays cost the client far more CPU.
 _APPEND_MANY = """WITH a AS (
-    SELECT * FROM unnest(%(idx)s::int[], %(tables)s::text[], %(expected)s::bigint[],
-        %(rid)s::text[], %(last)s::bigint[]) AS a(i, t, expected, r, last)
+    SELECT * FROM json_to_recordset(%(appends)s::json)
+        AS a(i int, t text, expected bigint, r text, last bigint)
 ), cur AS (
     SELECT a.i, a.t, a.expected, a.last,
         (SELECT COALESCE(MAX(e.seq), 0) FROM events e WHERE e.table_id = a.t) AS v,
@@ -115,10 +136,9 @@ _APPEND_MANY = """WITH a AS (
     SELECT i, t, last FROM cur WHERE v = expected AND dup IS NULL
 ), ins AS (
     INSERT INTO events (table_id, seq, type, payload, request_id, created_at)
-    SELECT x.t, x.s, x.ty, x.p, x.r, x.now
-    FROM unnest(%(row_idx)s::int[], %(row_tables)s::text[], %(seqs)s::bigint[],
-        %(types)s::text[], %(payloads)s::bytea[], %(rids)s::text[], %(nows)s::float8[])
-        AS x(i, t, s, ty, p, r, now)
+    SELECT x.t, x.s, x.ty, decode(x.p, 'hex'), x.r, x.now
+    FROM json_to_recordset(%(rows)s::json)
+        AS x(i int, t text, s bigint, ty text, p text, r text, now float8)
     WHERE x.i IN (SELECT i FROM ok)
     RETURNING 1
 ), note AS (
@@ -127,6 +147,8 @@ _APPEND_MANY = """WITH a AS (
 )
 SELECT cur.i, cur.v, cur.dup, (SELECT count(*) FROM ins), (SELECT count(*) FROM note)
 FROM cur ORDER BY cur.i"""
+_APPEND_KEYS = ("i", "t", "expected", "r", "last")
+_ROW_KEYS = ("i", "t", "s", "ty", "p", "r", "now")
 MAX_BATCH = 64  # appends per group commit
 MAX_NOTE_CHARS = 6000  # JSON characters per batch notification (payloads stop at 8000 bytes)
 _READ = (
@@ -137,9 +159,6 @@ _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT %s"
 # A lost connection, a pool timeout (PoolTimeout is an OperationalError), a terminated
 # backend, a lock or serialization failure: StoreUnavailable, and the pool is checked.
 _guarded = unavailable_on((psycopg.OperationalError, psycopg.InterfaceError, OSError), "_lost")
-
-
-
 
 
 class PostgresEventStore:
@@ -167,6 +186,7 @@ class PostgresEventStore:
         self._listen_conn: psycopg.AsyncConnection[Any] | None = None
         self._pending: list[Pending] = []
         self._writer: asyncio.Task[None] | None = None
+        self._write_conn: psycopg.AsyncConnection[Any] | None = None  # the writer's own
 
     @property
     def dsn(self) -> str:
@@ -207,6 +227,10 @@ class PostgresEventStore:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        if self._write_conn is not None:
+            conn, self._write_conn = self._write_conn, None
+            with contextlib.suppress(Exception):
+                await self._pool.putconn(conn)
         pool, self._pool = self._pool, None
         if self._listener is not None:
             self._listener.cancel()
@@ -342,31 +366,27 @@ class PostgresEventStore:
     async def _write_batch(self, batch: list[Pending]) -> None:
         """Several appends (distinct tables) in one statement; after a lost insert race with
         another writer, each append is retried on its own so it gets its precise outcome."""
-        rows = [(i, row) for i, item in enumerate(batch) for row in item.rows]
+        appends = [
+            (i, item.table_id, item.expected, item.request_id, item.expected + len(item.rows))
+            for i, item in enumerate(batch)
+        ]
+        rows = [
+            (i, t, seq, kind, payload.hex(), rid, now)
+            for i, item in enumerate(batch)
+            for t, seq, kind, payload, rid, now in item.rows
+        ]
         params = {
-            "idx": list(range(len(batch))),
-            "tables": [item.table_id for item in batch],
-            "expected": [item.expected for item in batch],
-            "rid": [item.request_id for item in batch],
-            "last": [item.expected + len(item.rows) for item in batch],
-            "row_idx": [i for i, _ in rows],
-            "row_tables": [row[0] for _, row in rows],
-            "seqs": [row[1] for _, row in rows],
-            "types": [row[2] for _, row in rows],
-            "payloads": [row[3] for _, row in rows],
-            "rids": [row[4] for _, row in rows],
-            "nows": [row[5] for _, row in rows],
+            "appends": json.dumps([dict(zip(_APPEND_KEYS, a, strict=True)) for a in appends]),
+            "rows": json.dumps([dict(zip(_ROW_KEYS, r, strict=True)) for r in rows]),
             "channel": CHANNEL,
         }
         try:
-            async with self._db().connection() as conn:
-                cur = await conn.execute(_APPEND_MANY, params)
-                results = await cur.fetchall()
+            results = await self._write(_APPEND_MANY, params)
         except errors.UniqueViolation:
             for item in batch:
                 await self._write_one(item)
             return
-        for (_, actual, first_seq, _, _), item in zip(results, batch, strict=True):
+        for (_, actual, first_seq, _, _), item in zip(results or [], batch, strict=True):
             if item.request_id is not None and first_seq is not None:
                 dup = DuplicateRequest(item.table_id, item.request_id, int(first_seq))
                 item.future.set_exception(dup)
@@ -374,6 +394,7 @@ class PostgresEventStore:
                 item.future.set_exception(VersionConflict(item.expected, int(actual)))
             else:
                 item.future.set_result(item.expected + len(item.rows))
+
     @_guarded
     async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
         """Keep a snapshot beside the log; see `EventStore.save_snapshot`."""
@@ -421,6 +442,24 @@ class PostgresEventStore:
         with contextlib.suppress(Exception):
             await pool.check()
 
+    async def _write(self, sql: str, params: dict[str, Any], one: bool = False) -> Any:
+        """Run an append statement on the writer's own connection (taken from the pool once
+        and kept: the group-commit task is its only user); fetch one row or all rows. A
+        connection that fails goes back to the pool, which drops it if it is broken."""
+        conn = self._write_conn
+        if conn is None or conn.closed:
+            conn = self._write_conn = await self._db().getconn()
+        try:
+            cur = await conn.execute(sql, params, prepare=True)
+            return await (cur.fetchone() if one else cur.fetchall())
+        except BaseException:
+            idle = conn.info.transaction_status == TransactionStatus.IDLE
+            if conn.broken or conn.closed or not idle:  # else only the statement failed
+                self._write_conn = None
+                with contextlib.suppress(Exception):
+                    await self._db().putconn(conn)
+            raise
+
     def _db(self) -> AsyncConnectionPool[Any]:
         """The open pool, or StoreClosed."""
         if self._pool is None:
@@ -435,21 +474,26 @@ class PostgresEventStore:
         rows: list[tuple[str, int, str, bytes, str | None, float]],
     ) -> None:
         """Check, insert and notify in one statement (one round trip, one transaction)."""
-        params = {
+        params: dict[str, Any] = {
             "t": table_id,
             "r": request_id,
             "now": rows[0][5],
-            "seqs": [row[1] for row in rows],
-            "types": [row[2] for row in rows],
-            "payloads": [row[3] for row in rows],
-            "rids": [row[4] for row in rows],
             "expected": expected,
             "channel": CHANNEL,
             "message": f"{table_id}:{expected + len(rows)}",
         }
-        async with self._db().connection() as conn:
-            cur = await conn.execute(_APPEND, params)
-            row = await cur.fetchone()
+        if len(rows) == 1:
+            sql = _APPEND_ROW
+            params.update(type=rows[0][2], payload=rows[0][3])
+        else:
+            sql = _APPEND
+            params.update(
+                seqs=[row[1] for row in rows],
+                types=[row[2] for row in rows],
+                payloads=[row[3] for row in rows],
+                rids=[row[4] for row in rows],
+            )
+        row = await self._write(sql, params, one=True)
         actual, first_seq, inserted = (0, None, 0) if row is None else row[:3]
         if request_id is not None and first_seq is not None:
             raise DuplicateRequest(table_id, request_id, int(first_seq))

@@ -201,3 +201,49 @@ def test_a_watcher_attaching_behind_the_feed_sends_the_gap_itself() -> None:
         await app.ctx.store.close()
 
     asyncio.run(body())
+
+
+def test_watchers_coming_and_going_between_chunks_miss_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fanout, "CHUNK", 2)  # every delivery yields between watchers
+
+    async def body() -> None:
+        app = app_for_test()
+        await app.ctx.store.open()
+        game = await Game.start(app)
+        tokens = [*game.tokens, await game.spectator()]
+        audiences: list[int | None] = [0, 1, 2, 3, None]
+        watchers: list[tuple[int, list[ev.Event], asyncio.Task[None]]] = []
+
+        def open_watcher(i: int) -> None:
+            out: list[ev.Event] = []
+            request = svc.WatchTableRequest(token=tokens[i % 5], with_views=i % 3 == 0)
+            watchers.append((i, out, asyncio.create_task(collect(app.watch_table(request), out))))
+
+        for i in range(12):
+            open_watcher(i)
+        rng = random.Random(5)
+        step = 0
+        while await game.step():
+            step += 1
+            for _ in range(rng.randrange(4)):  # part of a delivery runs, or none of it
+                await asyncio.sleep(0)
+            if step % 4 == 0:
+                open_watcher(len(watchers))  # attaches while the feed may be mid-delivery
+            if step % 7 == 0:
+                watchers[rng.randrange(len(watchers))][2].cancel()  # detaches likewise
+        tasks = [task for _, _, task in watchers]
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
+        left = 0
+        for i, out, task in watchers:
+            expected = await game.reference(audiences[i % 5])
+            if task.cancelled():
+                assert out == expected[: len(out)], f"watcher {i}: a prefix, in order"
+            else:
+                left += 1
+                assert out == expected, f"watcher {i} (seat {audiences[i % 5]})"
+        assert left >= 12 and len(watchers) > 20
+        await app.ctx.store.close()
+
+    asyncio.run(body())

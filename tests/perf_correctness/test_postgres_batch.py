@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 import psycopg
 import pytest
 
-from tarok_service.store import DuplicateRequest, NewEvent, VersionConflict
+from tarok_service.store import DuplicateRequest, NewEvent, StoreUnavailable, VersionConflict
 from tarok_service.store._pending import Pending
 from tarok_service.store.postgres import PostgresEventStore, _notified
 from tests.pg_locks import until_a_session_waits_on_a_lock
@@ -148,3 +148,70 @@ def test_a_batch_that_loses_an_insert_race_retries_each_append(dsn: str) -> None
 )
 def test_notification_payloads(payload: str, expected: list[tuple[str, int | None]]) -> None:
     assert _notified(payload) == expected
+
+
+def test_the_writer_keeps_one_connection_and_replaces_it_when_it_is_lost(dsn: str) -> None:
+    async def body() -> None:
+        async with opened(PostgresEventStore(dsn)) as s:
+            t = table()
+            pids = set()
+            for n in range(1, 6):
+                await s.append(t, n - 1, [ev(n, f"r{n}")], NOW)
+                assert s._write_conn is not None
+                pids.add(s._write_conn.info.backend_pid)
+            assert len(pids) == 1  # one connection for every append, no pool hop
+            with psycopg.connect(dsn, autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(%s)", (pids.pop(),))
+            with pytest.raises(StoreUnavailable):
+                await s.append(t, 5, [ev(6, "r6")], NOW)
+            assert await s.append(t, 5, [ev(6, "r6")], NOW) == 6  # a fresh connection
+            assert [e.request_id for e in await s.read(t)] == [f"r{n}" for n in range(1, 7)]
+            with pytest.raises(DuplicateRequest):  # a failed statement keeps the connection
+                await s.append(t, 6, [ev(7, "r6")], NOW)
+            kept = s._write_conn
+            with pytest.raises(VersionConflict):
+                await s.append(t, 3, [ev(7)], NOW)
+            assert s._write_conn is kept and await s.append(t, 6, [ev(7)], NOW) == 7
+
+    asyncio.run(body())
+
+
+def test_a_batch_stores_every_byte_and_character_exactly(
+    dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def body() -> None:
+        async with opened(PostgresEventStore(dsn)) as s:
+            sizes: list[int] = []
+            write_batch = s._write_batch
+
+            async def counted(batch: list[Pending]) -> None:
+                sizes.append(len(batch))
+                await write_batch(batch)
+
+            monkeypatch.setattr(s, "_write_batch", counted)
+            odd = ['q"uote', "back\\slash", "tab\tnew\nline", "čšž", "🂡 card", "{[]}:,"]
+            tables = [f"{table()}-{text}" for text in odd]
+            nows = [NOW + i / 7 for i in range(len(odd))]
+            calls = [
+                s.append(
+                    t,
+                    0,
+                    [NewEvent(text, bytes(range(256)), f"r-{text}"), NewEvent("x", b"")],
+                    now,
+                )
+                for t, text, now in zip(tables, odd, nows, strict=True)
+            ]
+            assert await asyncio.gather(*calls) == [2] * len(odd)
+            assert max(sizes) > 1  # they went in together
+            for t, text, now in zip(tables, odd, nows, strict=True):
+                first, second = await s.read(t)
+                assert (first.type, first.payload, first.request_id) == (
+                    text,
+                    bytes(range(256)),
+                    f"r-{text}",
+                )
+                assert (second.type, second.payload, second.request_id) == ("x", b"", None)
+                assert first.created_at == second.created_at == now
+                assert first.table_id == t
+
+    asyncio.run(body())
