@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,4 +30,13 @@ def start_server(store: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
     if found is None:
         proc.kill()
         raise SystemExit(f"server did not start: {' '.join(command)}")
+    drain(proc)
     return proc, f"127.0.0.1:{found.group(1)}"
+
+
+def drain(proc: subprocess.Popen[str]) -> None:
+    """Read and drop the rest of the server's stdout (its access log) in a daemon thread, as
+    a log collector would: an unread pipe fills up and then stalls the server's log writer."""
+    stream = proc.stdout
+    if stream is not None:
+        threading.Thread(target=lambda: [None for _ in stream], daemon=True).start()

@@ -47,6 +47,7 @@ import grpc
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "clients" / "python")]
 
+from serverproc import drain  # noqa: E402
 from tarok_proto.tarok.v1 import cards_pb2, moves_pb2, views_pb2  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
@@ -108,6 +109,7 @@ def start(command: list[str]) -> tuple[subprocess.Popen[str], str]:
     if found is None:
         proc.kill()
         raise SystemExit(f"server did not start: {' '.join(command)}")
+    drain(proc)  # the echo server prints nothing more; the tarok server its access log
     return proc, f"127.0.0.1:{found.group(1)}"
 
 
