@@ -1,0 +1,130 @@
+"""Random playouts: a hand played to its end with every move drawn uniformly from the legal
+ones - the same moves, from the same random numbers, as the pure loop
+
+    while not s.finished: s = v.apply(s, rng.choice(v.legal_moves(s)))
+
+(`tests/engine/test_playout.py` holds them equal over every rule set), faster: moves drawn
+from the legal ones are applied unchecked through the phase hooks, and trick play runs on
+bitmask hands in place, one state built per trick for the rule set's hooks
+(`TrickPlay.complete_in_place`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+from . import tricks as t
+from .bitcards import BitDeck, bit_deck
+from .cards import Card
+from .state import TRICKS, HandState, evolve
+from .trickplay import TrickPlay
+from .variant import Variant
+
+T = TypeVar("T")
+
+
+class Chooser(Protocol):
+    """The source of the random choices (a seeded `random.Random`: the engine itself draws no
+    randomness)."""
+
+    def choice(self, seq: Sequence[T]) -> T: ...
+
+
+def random_playout(variant: Variant, state: HandState, rng: Chooser) -> HandState:
+    """The finished hand after uniformly random legal moves from `state`."""
+    fast = isinstance(variant, TrickPlay) and _plain_trick_play(variant)
+    while not state.finished:
+        if fast and state.phase == TRICKS and state.turn is not None:
+            assert isinstance(variant, TrickPlay)
+            played = _random_tricks(variant, state, rng)
+            if played is not None:
+                state = played
+                continue
+        hooks = variant._hooks(state.phase)
+        state = hooks.apply(state, rng.choice(hooks.legal(state)))
+    return state
+
+
+def _plain_trick_play(variant: TrickPlay) -> bool:
+    """Whether the rule set plays tricks through `TrickPlay` itself (what the bitmask loop
+    reproduces), not through overrides of its own."""
+    own = type(variant)
+    return (
+        own.legal_tricks is TrickPlay.legal_tricks
+        and own.playable is TrickPlay.playable
+        and own.apply_tricks is TrickPlay.apply_tricks
+    )
+
+
+def _plain(rules: t.TrickRules) -> bool:
+    """Whether the rules are follow suit, else trump, else anything (plus held cards): what
+    `BitDeck.follow_mask` decides; other rules go through `tricks.legal_plays`."""
+    return not (
+        rules.excuse is not None
+        or rules.must_overtake
+        or rules.pagat_last
+        or rules.pagat_last_tarok
+        or rules.mond_not_under_skis
+        or rules.suits_before_trump_lead
+    )
+
+
+def _random_tricks(variant: TrickPlay, state: HandState, rng: Chooser) -> HandState | None:
+    """Random card plays from `state` as long as trick play goes on; None when the hands are
+    not in deck order (the masks could not give the legal cards in hand order)."""
+    bits = bit_deck(variant.deck(state.rules))
+    if not all(bits.in_deck_order(h) for h in state.hands):
+        return None
+    rules = variant.trick_rules(state)
+    plain, trump = _plain(rules), rules.trump
+    players = state.rules.players
+    hands, masks = [list(h) for h in state.hands], [bits.mask(h) for h in state.hands]
+    plays = list(state.trick)
+    seat = state.turn
+    assert seat is not None
+    choice, bit, held_cards = rng.choice, bits.bit, variant.held_cards
+    # `current` has every seat's hand as it was before the trick in play: right for the seat
+    # to play, which has not played to it yet (what `held_cards` reads).
+    current, work = state, None
+    while True:
+        hand, m = hands[seat], masks[seat]
+        held = held_cards(current, seat)
+        if plain:
+            legal = _plain_legal(bits, hand, m, plays[0][1] if plays else None, trump, held)
+        else:
+            legal = t.legal_plays(hand, [c for _, c in plays], rules, held)
+        card = choice(legal)
+        b = bit[id(card)]
+        del hand[(m & (b - 1)).bit_count()]
+        masks[seat] = m ^ b
+        plays.append((seat, card))
+        if len(plays) < players:
+            seat = (seat + 1) % players
+            continue
+        after = tuple([tuple(h) for h in hands])
+        if work is None:
+            work = evolve(state)
+        state = work = current = variant.complete_in_place(work, after, tuple(plays), rules)
+        if state.phase != TRICKS or state.turn is None:
+            return state
+        if state.hands is not after:  # a hook changed the hands
+            if not all(bits.in_deck_order(h) for h in state.hands):
+                return state
+            hands, masks = [list(h) for h in state.hands], [bits.mask(h) for h in state.hands]
+        plays, seat = [], state.turn
+
+
+def _plain_legal(
+    bits: BitDeck,
+    hand: list[Card],
+    mask: int,
+    led: Card | None,
+    trump: str,
+    held: tuple[Card, ...],
+) -> list[Card]:
+    """`tricks.legal_plays` under plain rules, on the hand's mask, in hand (deck) order."""
+    legal = mask if led is None else bits.follow_mask(mask, led, trump)
+    if held and len(hand) > 1:
+        kept = legal & ~bits.mask(held)
+        legal = kept or legal
+    return hand if legal == mask else bits.cards_of(legal)
