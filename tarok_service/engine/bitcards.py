@@ -54,13 +54,19 @@ class BitDeck:
     def in_deck_order(self, cards: Sequence[Card]) -> bool:
         """Whether `cards` are the deck's own objects in deck order - the order `cards_of`
         gives back, so that a mask stands for the sequence exactly."""
+        return self.ordered_mask(cards) is not None
+
+    def ordered_mask(self, cards: Sequence[Card]) -> int | None:
+        """The mask of `cards` when they are the deck's own objects in deck order, else None."""
         bit, last = self.bit, 0
+        found = 0
         for c in cards:
             b = bit.get(id(c))
             if b is None or b <= last:
-                return False
+                return None
+            found |= b
             last = b
-        return True
+        return found
 
     def follow_mask(self, hand: int, led: Card, trump: str) -> int:
         """The cards of `hand` a follower may play under plain rules: the suit led, else a

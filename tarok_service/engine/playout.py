@@ -73,12 +73,13 @@ def _random_tricks(variant: TrickPlay, state: HandState, rng: Chooser) -> HandSt
     """Random card plays from `state` as long as trick play goes on; None when the hands are
     not in deck order (the masks could not give the legal cards in hand order)."""
     bits = bit_deck(variant.deck(state.rules))
-    if not all(bits.in_deck_order(h) for h in state.hands):
+    masks = _masks(bits, state.hands)
+    if masks is None:
         return None
     rules = variant.trick_rules(state)
     plain, trump = _plain(rules), rules.trump
     players = state.rules.players
-    hands, masks = [list(h) for h in state.hands], [bits.mask(h) for h in state.hands]
+    hands = [list(h) for h in state.hands]
     plays = list(state.trick)
     seat = state.turn
     assert seat is not None
@@ -108,10 +109,22 @@ def _random_tricks(variant: TrickPlay, state: HandState, rng: Chooser) -> HandSt
         if state.phase != TRICKS or state.turn is None:
             return state
         if state.hands is not after:  # a hook changed the hands
-            if not all(bits.in_deck_order(h) for h in state.hands):
+            changed = _masks(bits, state.hands)
+            if changed is None:
                 return state
-            hands, masks = [list(h) for h in state.hands], [bits.mask(h) for h in state.hands]
+            hands, masks = [list(h) for h in state.hands], changed
         plays, seat = [], state.turn
+
+
+def _masks(bits: BitDeck, hands: Sequence[Sequence[Card]]) -> list[int] | None:
+    """The hands' masks; None unless every hand is in deck order (see `BitDeck.ordered_mask`)."""
+    masks = []
+    for hand in hands:
+        mask = bits.ordered_mask(hand)
+        if mask is None:
+            return None
+        masks.append(mask)
+    return masks
 
 
 def _plain_legal(

@@ -6,11 +6,13 @@ count, from deals and from positions inside trick play."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tarok_service.engine import playout
 from tarok_service.engine import tricks as t
 from tarok_service.engine.bitcards import bit_deck
 from tarok_service.engine.cards import TAROK, Deck, tarocco62, tarock40, tarok54
@@ -46,14 +48,22 @@ def assert_same_playout(variant: Variant, state: HandState, seed: int) -> HandSt
 
 
 @pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
-def test_random_playout_equals_the_pure_loop_from_deals(variant_id: str, players: int) -> None:
+def test_random_playout_equals_the_pure_loop_from_deals(
+    variant_id: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     variant = find_variant(variant_id)
     rng = random.Random(f"playout/{variant_id}/{players}")
-    tricks_played = 0
+    runs: list[HandState | None] = []  # what each run of the bitmask trick loop returned
+
+    def spy(*args: Any) -> HandState | None:
+        runs.append(bitmask_loop(*args))
+        return runs[-1]
+
+    bitmask_loop = playout._random_tricks
+    monkeypatch.setattr(playout, "_random_tricks", spy)
     for seed in range(60):
-        final = assert_same_playout(variant, dealt(variant, players, rng), seed)
-        tricks_played += len(final.tricks)
-    assert tricks_played > 0
+        assert_same_playout(variant, dealt(variant, players, rng), seed)
+    assert runs and None not in runs  # trick play went through the bitmask loop
 
 
 @pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
