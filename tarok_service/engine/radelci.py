@@ -30,7 +30,9 @@ def settle(match: MatchState, result: HandResult, mode: str, applies: bool) -> M
         radelci = [r + 1 for r in radelci]
     totals = [s + p for s, p in zip(scores, result.penalties, strict=True)]
     doubled = [s - r for s, r in zip(scores, result.scores, strict=True)]
-    settled = Settlement.of(match.players, [(HAND_SCORE, result.totals), (RADELC_DOUBLE, doubled)])
+    settled = Settlement.of(
+        match.players, [(HAND_SCORE, result.totals), (RADELC_DOUBLE, doubled)]
+    )
     after = match.record(totals, redeal=result.redeal, settled=settled)
     return replace(after, radelci=tuple(radelci))
 
