@@ -1,22 +1,22 @@
-"""Random playouts: a hand played to its end with every move drawn uniformly from the legal
-ones - the same moves, from the same random numbers, as the pure loop
+"""Playouts: a hand played to its end by a policy - the same moves as the pure loop
 
-    while not s.finished: s = v.apply(s, rng.choice(v.legal_moves(s)))
+    while not s.finished: s = v.apply(s, pick(v.legal_moves(s)))
 
-(`tests/engine/test_playout.py` holds them equal over every rule set), faster: moves drawn
-from the legal ones are applied unchecked through the phase hooks, and trick play runs on
-bitmask hands in place, one state built per trick for the rule set's hooks
-(`TrickPlay.complete_in_place`)."""
+(`tests/engine/test_playout.py` holds them equal over every rule set for random moves),
+faster: moves picked from the legal ones are applied unchecked through the phase hooks, and
+trick play runs on bitmask hands in place, one state built per trick for the rule set's hooks
+(`TrickPlay.complete_in_place`), the policy asked only for the card."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 from . import tricks as t
 from .bitcards import BitDeck, bit_deck
 from .cards import Card
-from .state import TRICKS, HandState, evolve
+from .moves import Move
+from .state import TRICKS, HandState, Play, evolve
 from .trickplay import TrickPlay
 from .variant import Variant
 
@@ -30,18 +30,42 @@ class Chooser(Protocol):
     def choice(self, seq: Sequence[T]) -> T: ...
 
 
+PickMove = Callable[[list[Move]], Move]
+# (the state before the trick in play - the hand of the seat to play is current there -, the
+# seat to play, its legal cards in the order of `legal_moves`, the plays of the trick so far)
+PickCard = Callable[[HandState, int, list[Card], list[Play]], Card]
+
+
 def random_playout(variant: Variant, state: HandState, rng: Chooser) -> HandState:
     """The finished hand after uniformly random legal moves from `state`."""
+    choice = rng.choice
+
+    def pick_card(_: HandState, __: int, legal: list[Card], ___: list[Play]) -> Card:
+        return choice(legal)
+
+    return playout(variant, state, choice, pick_card)
+
+
+def playout(
+    variant: Variant, state: HandState, pick_move: PickMove, pick_card: PickCard
+) -> HandState:
+    """The finished hand from `state`: card plays chosen by `pick_card`, other moves by
+    `pick_move` (from the legal ones, in the order of `legal_moves`)."""
     fast = isinstance(variant, TrickPlay) and _plain_trick_play(variant)
     while not state.finished:
-        if fast and state.phase == TRICKS and state.turn is not None:
-            assert isinstance(variant, TrickPlay)
-            played = _random_tricks(variant, state, rng)
-            if played is not None:
-                state = played
-                continue
         hooks = variant._hooks(state.phase)
-        state = hooks.apply(state, rng.choice(hooks.legal(state)))
+        if state.phase == TRICKS and state.turn is not None and isinstance(variant, TrickPlay):
+            played = _play_tricks(variant, state, pick_card) if fast else None
+            if played is None:  # one card through the hooks
+                legal = hooks.legal(state)
+                cards = [variant.deck(state.rules).by_code[mv.value] for mv in legal]
+                card = pick_card(state, state.turn, cards, list(state.trick))
+                played = hooks.apply(
+                    state, legal[next(i for i, c in enumerate(cards) if c is card)]
+                )
+            state = played
+            continue
+        state = hooks.apply(state, pick_move(hooks.legal(state)))
     return state
 
 
@@ -69,9 +93,9 @@ def _plain(rules: t.TrickRules) -> bool:
     )
 
 
-def _random_tricks(variant: TrickPlay, state: HandState, rng: Chooser) -> HandState | None:
-    """Random card plays from `state` as long as trick play goes on; None when the hands are
-    not in deck order (the masks could not give the legal cards in hand order)."""
+def _play_tricks(variant: TrickPlay, state: HandState, pick_card: PickCard) -> HandState | None:
+    """The policy's card plays from `state` as long as trick play goes on; None when the hands
+    are not in deck order (the masks could not give the legal cards in hand order)."""
     bits = bit_deck(variant.deck(state.rules))
     masks = _masks(bits, state.hands)
     if masks is None:
@@ -83,7 +107,7 @@ def _random_tricks(variant: TrickPlay, state: HandState, rng: Chooser) -> HandSt
     plays = list(state.trick)
     seat = state.turn
     assert seat is not None
-    choice, bit, held_cards = rng.choice, bits.bit, variant.held_cards
+    bit, held_cards = bits.bit, variant.held_cards
     # `current` has every seat's hand as it was before the trick in play: right for the seat
     # to play, which has not played to it yet (what `held_cards` reads).
     current, work = state, None
@@ -94,7 +118,7 @@ def _random_tricks(variant: TrickPlay, state: HandState, rng: Chooser) -> HandSt
             legal = _plain_legal(bits, hand, m, plays[0][1] if plays else None, trump, held)
         else:
             legal = t.legal_plays(hand, [c for _, c in plays], rules, held)
-        card = choice(legal)
+        card = pick_card(current, seat, legal, plays)
         b = bit[id(card)]
         del hand[(m & (b - 1)).bit_count()]
         masks[seat] = m ^ b

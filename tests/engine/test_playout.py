@@ -59,8 +59,8 @@ def test_random_playout_equals_the_pure_loop_from_deals(
         runs.append(bitmask_loop(*args))
         return runs[-1]
 
-    bitmask_loop = playout._random_tricks
-    monkeypatch.setattr(playout, "_random_tricks", spy)
+    bitmask_loop = playout._play_tricks
+    monkeypatch.setattr(playout, "_play_tricks", spy)
     for seed in range(60):
         assert_same_playout(variant, dealt(variant, players, rng), seed)
     assert runs and None not in runs  # trick play went through the bitmask loop
