@@ -132,3 +132,29 @@ def test_follow_mask_equals_legal_plays_under_plain_rules(deck: Deck) -> None:
         assert bits.cards_of(bits.follow_mask(bits.mask(hand), led, rules.trump)) == expected
         voids += not t.has_suit(hand, led.suit)
     assert voids > 20
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    deck=st.sampled_from(DECKS),
+    picks=st.lists(st.integers(0, 107), max_size=40),
+    led_pick=st.integers(0, 107),
+)
+def test_bitmask_tables_agree_with_the_card_functions_for_any_hand(
+    deck: Deck, picks: list[int], led_pick: int
+) -> None:
+    """Any hand (repeats and out-of-order picks included) of any deck, two packs too: the
+    mask keeps one bit per distinct card, gives the cards back in deck order, and the legal
+    cards to follow any led card under plain rules."""
+    bits, size = bit_deck(deck), len(deck.cards)
+    cards = [deck.cards[i % size] for i in picks]
+    hand = deck.sort(set(cards))
+    mask = bits.mask(cards)
+    assert mask.bit_count() == len(hand)
+    assert bits.cards_of(mask) == list(hand)
+    assert bits.ordered_mask(hand) == mask
+    assert (bits.ordered_mask(cards) is not None) == (list(cards) == list(hand))
+    led = deck.cards[led_pick % size]
+    if led not in hand:
+        expected = t.legal_plays(hand, [led], t.TrickRules())
+        assert bits.cards_of(bits.follow_mask(mask, led, TAROK)) == expected
