@@ -18,7 +18,7 @@ from .cards import Card
 from .moves import Move
 from .state import TRICKS, HandState, Play, evolve
 from .trickplay import TrickPlay
-from .variant import Variant
+from .variant import PhaseHooks, Variant
 
 T = TypeVar("T")
 
@@ -51,18 +51,21 @@ def playout(
 ) -> HandState:
     """The finished hand from `state`: card plays chosen by `pick_card`, other moves by
     `pick_move` (from the legal ones, in the order of `legal_moves`)."""
-    fast = isinstance(variant, TrickPlay) and _plain_trick_play(variant)
+    trick_play = variant if isinstance(variant, TrickPlay) else None
+    fast = trick_play is not None and _plain_trick_play(trick_play)
+    found: dict[str, PhaseHooks] = {}  # each phase's hooks, looked up once per playout
     while not state.finished:
-        hooks = variant._hooks(state.phase)
-        if state.phase == TRICKS and state.turn is not None and isinstance(variant, TrickPlay):
-            played = _play_tricks(variant, state, pick_card) if fast else None
+        phase = state.phase
+        hooks = found.get(phase)
+        if hooks is None:
+            hooks = found[phase] = variant._hooks(phase)
+        if phase == TRICKS and trick_play is not None and state.turn is not None:
+            played = _play_tricks(trick_play, state, pick_card) if fast else None
             if played is None:  # one card through the hooks
                 legal = hooks.legal(state)
-                cards = [variant.deck(state.rules).by_code[mv.value] for mv in legal]
+                cards = [trick_play.deck(state.rules).by_code[mv.value] for mv in legal]
                 card = pick_card(state, state.turn, cards, list(state.trick))
-                played = hooks.apply(
-                    state, legal[next(i for i, c in enumerate(cards) if c is card)]
-                )
+                played = hooks.apply(state, legal[cards.index(card)])
             state = played
             continue
         state = hooks.apply(state, pick_move(hooks.legal(state)))

@@ -17,7 +17,7 @@ from tarok_service.engine import tricks as t
 from tarok_service.engine.bitcards import bit_deck
 from tarok_service.engine.cards import TAROK, Deck, tarocco62, tarock40, tarok54
 from tarok_service.engine.playout import random_playout
-from tarok_service.engine.state import TRICKS, HandState
+from tarok_service.engine.state import TRICKS, HandState, evolve
 from tarok_service.engine.variant import Variant
 from tarok_service.variants.registry import all_variants, find_variant
 
@@ -158,3 +158,32 @@ def test_bitmask_tables_agree_with_the_card_functions_for_any_hand(
     if led not in hand:
         expected = t.legal_plays(hand, [led], t.TrickRules())
         assert bits.cards_of(bits.follow_mask(mask, led, TAROK)) == expected
+
+
+@pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
+def test_hands_out_of_deck_order_are_played_through_the_hooks_alike(
+    variant_id: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hands not in deck order (the masks cannot give their order): card by card through the
+    phase hooks, with the same result as the pure loop."""
+    variant = find_variant(variant_id)
+    rng = random.Random(f"unordered/{variant_id}/{players}")
+    runs: list[HandState | None] = []
+
+    def spy(*args: Any) -> HandState | None:
+        runs.append(bitmask_loop(*args))
+        return runs[-1]
+
+    bitmask_loop = playout._play_tricks
+    monkeypatch.setattr(playout, "_play_tricks", spy)
+    compared = 0
+    while compared < 10:
+        state = dealt(variant, players, rng)
+        while not state.finished and state.phase != TRICKS:
+            state = variant.apply(state, rng.choice(variant.legal_moves(state)))
+        if state.finished or all(len(h) < 2 for h in state.hands):
+            continue
+        reversed_hands = tuple(tuple(reversed(h)) for h in state.hands)
+        assert_same_playout(variant, evolve(state, hands=reversed_hands), compared)
+        compared += 1
+    assert None in runs  # the bitmask loop declined
