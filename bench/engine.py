@@ -1,7 +1,9 @@
 """Engine benchmark: our Slovenian engine against OpenSpiel's C++ tarok, in one run.
 
 Measures (4 players):
-- full-length random playouts per second (deal + every move chosen at random through the API);
+- full-length random playouts per second (deal + every move chosen at random): through the
+  pure API (`apply(state, rng.choice(legal_moves(state)))`), and through the fast
+  `engine.playout.random_playout` (the same moves from the same seed, trick play on bitmasks);
 - the time to replay a recorded hand (the same deals and moves in both engines), with and
   without legality checks on our side (the service replays its validated log unchecked;
   OpenSpiel's ApplyAction always checks), and through the fast `Variant.replay` path.
@@ -23,6 +25,7 @@ from statistics import median
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tarok_service.engine.moves import Move
+from tarok_service.engine.playout import random_playout
 from tarok_service.engine.state import HandState
 from tarok_service.selfplay import choose
 from tarok_service.variants.slovenian import SLOVENIAN
@@ -33,7 +36,7 @@ Record = tuple[int, list[int], list[Move], HandState]
 
 def record_hands(count: int) -> list[Record]:
     """Seeded hands played identically in both engines: (seed, OpenSpiel actions, our moves)."""
-    records = []
+    records: list[Record] = []
     for seed in range(1, count + 1):
         rng = random.Random(seed)
         pair = start(seed, 4)
@@ -120,6 +123,14 @@ def main() -> None:
             while not state.finished:
                 state = SLOVENIAN.apply(state, rng.choice(SLOVENIAN.legal_moves(state)))
 
+    def playouts_fast() -> None:
+        rng = random.Random(7)
+        rules = SLOVENIAN.make_rules(4, OPTIONS)
+        for _ in range(args.hands):
+            order = list(SLOVENIAN.deck(rules).cards)
+            rng.shuffle(order)
+            random_playout(SLOVENIAN, SLOVENIAN.deal(rules, order, 3), rng)
+
     def playouts_openspiel() -> None:
         rng = random.Random(7)
         game = pyspiel.load_game("tarok", {"players": 4, "rng_seed": 7})
@@ -131,7 +142,7 @@ def main() -> None:
     reps = args.repetitions
     print(f"load average before: {loadavg()}")
     replays = rounds(reps, replay_ours(True), replay_ours(False), replay_fast, replay_openspiel)
-    plays = rounds(reps, playouts_ours, playouts_openspiel)
+    plays = rounds(reps, playouts_ours, playouts_fast, playouts_openspiel)
     print(f"load average after:  {loadavg()}")
     n = len(records)
     print(f"{n} recorded 4-player hands, {moves_total} moves in ours (incl. announcement passes)")
@@ -146,11 +157,16 @@ def main() -> None:
         ratio = median([a / b for a, b in zip(mine, theirs, strict=True)])
         us, os_us = median(mine) / n * 1e6, median(theirs) / n * 1e6
         print(f"{name:40}{us:10.1f}{os_us:11.1f}{ratio:7.2f}x")
-    rate = median([b / a for a, b in zip(*plays, strict=True)])
-    print(
-        f"{'random playouts per second':40}{args.hands / median(plays[0]):10.0f}"
-        f"{args.hands / median(plays[1]):11.0f}{rate:7.3f}x"
-    )
+    theirs = plays[2]
+    for name, mine in (
+        ("random playouts/s, pure API loop", plays[0]),
+        ("random playouts/s, engine.playout", plays[1]),
+    ):
+        rate = median([b / a for a, b in zip(mine, theirs, strict=True)])
+        print(
+            f"{name:40}{args.hands / median(mine):10.0f}"
+            f"{args.hands / median(theirs):11.0f}{rate:7.3f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -13,11 +13,13 @@ import random
 import time
 from collections.abc import Sequence
 
+from ..engine.cards import Card
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
-from ..engine.state import TRICKS, HandState
-from ..engine.trickplay import TrickPlay, play_moves
+from ..engine.playout import playout as fast_playout
+from ..engine.state import TRICKS, HandState, Play
+from ..engine.trickplay import TrickPlay
 from ..engine.variant import Variant
 from ..engine.view import View
 from .heuristic import HeuristicBot
@@ -112,31 +114,31 @@ class PimcBot:
 
 def playout(variant: Variant, state: HandState, team: Sequence[int], base: Situation) -> HandState:
     """Play the hand to its end with the heuristic card play for every seat (each knowing the
-    sides of the sampled deal)."""
-    assert isinstance(variant, TrickPlay)
-    moves = play_moves(variant.deck(state.rules))
+    sides of the sampled deal); other moves: the first legal one. Trick play runs on the
+    engine's in-place loop (`engine.playout`)."""
     friends = [friends_in_team(s, base.players, team) for s in range(base.players)]
     done = len(state.tricks)
     gone = frozenset(c for tr in state.tricks for c in tr.cards)
     out = {c for pile in state.piles for c in pile} | set(state.talon)  # not in any hand
     remaining = frozenset(base.deck) - gone - out
-    while not state.finished:
-        if state.phase != TRICKS or state.turn is None:
-            state = variant.apply(state, variant.legal_moves(state)[0], check=False)
-            continue
-        if len(state.tricks) != done:
-            new = {c for tr in state.tricks[done:] for c in tr.cards}
-            gone, remaining, done = gone | new, remaining - new, len(state.tricks)
-        seat = state.turn
-        legal = variant.playable(state, seat)
-        card = legal[0]
-        if len(legal) > 1:
-            hand, trick = state.hands[seat], state.trick
-            unseen = remaining.difference(hand, [c for _, c in trick])
-            sit = Situation(
-                seat, base.players, hand, tuple(legal), trick, gone, unseen, friends[seat],
-                base.negative, base.points, base.deck, base.rules,
-            )  # fmt: skip
-            card = choose_card(sit)
-        state = variant.apply(state, moves[card], check=False)
-    return state
+
+    def pick_card(before: HandState, seat: int, legal: list[Card], plays: list[Play]) -> Card:
+        nonlocal done, gone, remaining
+        if len(legal) == 1:
+            return legal[0]
+        if len(before.tricks) != done:
+            new = {c for tr in before.tricks[done:] for c in tr.cards}
+            gone, remaining, done = gone | new, remaining - new, len(before.tricks)
+        hand, trick = before.hands[seat], tuple(plays)
+        unseen = remaining.difference(hand, [c for _, c in trick])
+        sit = Situation(
+            seat, base.players, hand, tuple(legal), trick, gone, unseen, friends[seat],
+            base.negative, base.points, base.deck, base.rules,
+        )  # fmt: skip
+        return choose_card(sit)
+
+    return fast_playout(variant, state, _first, pick_card)
+
+
+def _first(moves: list[Move]) -> Move:
+    return moves[0]

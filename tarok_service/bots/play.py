@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine import tricks as t
-from ..engine.cards import TAROK, Card
-from .situation import Situation, is_mond, is_pagat, is_skis
+from ..engine.cards import MOND, PAGAT, SKIS, TAROK, Card
+from .situation import Situation, is_mond, is_skis
 
 WORTH_WINNING = 3  # card points in a trick that make it worth a high card when not last
 
@@ -31,6 +31,23 @@ def _wins(sit: Situation, card: Card) -> bool:
     return t.winning_index(cards, sit.rules) == len(cards) - 1
 
 
+def _winners(sit: Situation) -> list[Card]:
+    """The legal cards that would take the trick as it stands (`_wins` of each): each against
+    the trick's best card so far, unless an excuse or a pagat (the emperor's trick) is about."""
+    rules, trick = sit.rules, [c for _, c in sit.trick]
+    trump = rules.trump
+    if (
+        not trick
+        or rules.excuse is not None
+        or (
+            rules.emperor and any(c.rank == PAGAT and c.suit == trump for c in (*trick, *sit.legal))
+        )
+    ):
+        return [c for c in sit.legal if _wins(sit, c)]
+    led, best = trick[0], trick[t.winning_index(trick, rules)]
+    return [c for c in sit.legal if t.beats(c, best, led, rules)]
+
+
 def _winner(sit: Situation) -> tuple[int, Card]:
     cards = [c for _, c in sit.trick]
     return sit.trick[t.winning_index(cards, sit.rules)]
@@ -42,17 +59,18 @@ def _skis_safe(sit: Situation) -> bool:
     partner's skis takes it)."""
     if any(is_skis(c) for _, c in sit.trick):
         return False
-    return sit.last or not any(is_skis(c) for c in sit.unseen)
+    return sit.last or not any(c.rank == SKIS and c.suit == TAROK for c in sit.unseen)
 
 
 def _protected(sit: Situation, card: Card) -> bool:
     """Cards to keep back: the pagat until the last trick, the mond while a skis is out, the
     skis (it should win a trick, not be thrown)."""
-    if sit.last_trick:
+    if card.suit != TAROK or len(sit.hand) == 1:  # `is_pagat` ... inlined (hot path)
         return False
-    if is_pagat(card) or is_skis(card):
+    rank = card.rank
+    if rank in (PAGAT, SKIS):
         return True
-    return is_mond(card) and not _skis_safe(sit)
+    return rank == MOND and not _skis_safe(sit)
 
 
 def _cost(sit: Situation, card: Card) -> tuple[bool, int, bool, int]:
@@ -110,8 +128,9 @@ def _is_top_of_suit(card: Card, unseen: frozenset[Card]) -> bool:
 
 def _follow(sit: Situation) -> Card:
     seat, best = _winner(sit)
-    winners = [c for c in sit.legal if _wins(sit, c)]
-    losers = [c for c in sit.legal if c not in winners]
+    winners = _winners(sit)
+    won = {id(c) for c in winners}  # the legal cards are distinct: identity tells them apart
+    losers = [c for c in sit.legal if id(c) not in won]
     if seat in sit.friends:
         return _support(sit, best, winners, losers)
     return _take(sit, winners) or _give_little(sit, losers, winners)
@@ -179,7 +198,8 @@ def _lead_negative(sit: Situation) -> Card:
 def _follow_negative(sit: Situation) -> Card:
     """Stay under the trick with the highest card that does so; if every card wins, win as
     cheaply as possible (last: shed the highest card of few points)."""
-    losers = [c for c in sit.legal if not _wins(sit, c)]
+    won = {id(c) for c in _winners(sit)}
+    losers = [c for c in sit.legal if id(c) not in won]
     if losers:
         return max(losers, key=lambda c: (sit.points[c], c.rank))
     if sit.last:

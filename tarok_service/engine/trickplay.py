@@ -141,7 +141,7 @@ class TrickPlay:
             after = tuple([tuple(h.values()) for h in hands])
             if work is None:
                 work = evolve(state)
-            state = work = self._complete_owned(work, after, tuple(plays), rules)
+            state = work = self.complete_in_place(work, after, tuple(plays), rules)
             if state.phase != TRICKS or state.turn is None:
                 return state, i
             if state.hands is not after:  # a hook changed the hands
@@ -152,17 +152,18 @@ class TrickPlay:
             state = evolve(state, hands=after, trick=tuple(plays), turn=seat)
         return state, i
 
-    def _complete_owned(
+    def complete_in_place(
         self,
         work: HandState,
         hands: tuple[tuple[Card, ...], ...],
         plays: tuple[tuple[int, Card], ...],
         rules: t.TrickRules,
     ) -> HandState:
-        """`complete_trick` on a private copy of the state, changed in place."""
+        """`complete_trick` on a private copy of the state (one no one else holds), changed in
+        place; for the fast paths (replay, playouts)."""
         cards = [c for _, c in plays]
         won = plays[t.winning_index(cards, rules)][0]
-        trick = Trick(plays, won)
+        trick = _new_trick(plays, won)
         piles = work.piles
         _set(work, "piles", (*piles[:won], (*piles[won], *cards), *piles[won + 1 :]))
         _set(work, "tricks", (*work.tricks, trick))
@@ -193,6 +194,17 @@ class TrickPlay:
 
 _DEFAULT_RULES = t.TrickRules()
 _set = object.__setattr__  # changes a field of replay's private state copy in place
+
+
+def _new_trick(plays: tuple[tuple[int, Card], ...], won: int) -> Trick:
+    """`Trick(plays, won)` without the frozen dataclass's checked `__init__` (hot path)."""
+    trick = _make(Trick)
+    _set(trick, "plays", plays)
+    _set(trick, "winner", won)
+    return trick
+
+
+_make = object.__new__
 
 
 def _by_id(hands: Sequence[tuple[Card, ...]]) -> list[dict[int, Card]]:

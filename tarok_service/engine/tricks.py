@@ -95,13 +95,12 @@ def winning_index(cards: Sequence[Card], rules: TrickRules) -> int:
             return 0
         return others[winning_index([cards[i] for i in others], _plain(rules))]
     trump = rules.trump
-    pagat_in = any(c.rank == PAGAT and c.suit == trump for c in cards)  # cheap emperor test
-    if pagat_in and rules.emperor and is_emperor(cards, rules):
-        pagats = [i for i, c in enumerate(cards) if c.suit == trump and c.rank == PAGAT]
-        if len(pagats) == 1:
-            return pagats[0]
-        led = cards[0]
-        return next((i for i in pagats if cards[i].pack == led.pack), pagats[0])
+    if rules.emperor:
+        for c in cards:  # a cheap test first (hot path): is a pagat in the trick at all?
+            if c.rank == PAGAT and c.suit == trump:
+                if is_emperor(cards, rules):
+                    return _emperor_pagat(cards, trump)
+                break
     # `beats` inlined (hot path): the best card so far and its index
     led = best = cards[0]
     index, tie, trumps_win = 0, rules.tie, rules.trumps_win
@@ -118,6 +117,16 @@ def winning_index(cards: Sequence[Card], rules: TrickRules) -> int:
         elif trumps_win and card.suit == trump:
             best, index = card, i
     return index
+
+
+def _emperor_pagat(cards: Sequence[Card], trump: str) -> int:
+    """The index of the pagat that takes an emperor's trick (two packs: the one of the led
+    card's pack, else the first)."""
+    pagats = [i for i, c in enumerate(cards) if c.suit == trump and c.rank == PAGAT]
+    if len(pagats) == 1:
+        return pagats[0]
+    led = cards[0]
+    return next((i for i in pagats if cards[i].pack == led.pack), pagats[0])
 
 
 def winner(plays: Sequence[Play], rules: TrickRules) -> int:

@@ -1,0 +1,170 @@
+"""Playouts: a hand played to its end by a policy - the same moves as the pure loop
+
+    while not s.finished: s = v.apply(s, pick(v.legal_moves(s)))
+
+(`tests/engine/test_playout.py` holds them equal over every rule set for random moves),
+faster: moves picked from the legal ones are applied unchecked through the phase hooks, and
+trick play runs on bitmask hands in place, one state built per trick for the rule set's hooks
+(`TrickPlay.complete_in_place`), the policy asked only for the card."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
+
+from . import tricks as t
+from .bitcards import BitDeck, bit_deck
+from .cards import Card
+from .moves import Move
+from .state import TRICKS, HandState, Play, evolve
+from .trickplay import TrickPlay
+from .variant import PhaseHooks, Variant
+
+T = TypeVar("T")
+
+
+class Chooser(Protocol):
+    """The source of the random choices (a seeded `random.Random`: the engine itself draws no
+    randomness)."""
+
+    def choice(self, seq: Sequence[T]) -> T: ...
+
+
+PickMove = Callable[[list[Move]], Move]
+# (the state before the trick in play - the hand of the seat to play is current there -, the
+# seat to play, its legal cards in the order of `legal_moves`, the plays of the trick so far)
+PickCard = Callable[[HandState, int, list[Card], list[Play]], Card]
+
+
+def random_playout(variant: Variant, state: HandState, rng: Chooser) -> HandState:
+    """The finished hand after uniformly random legal moves from `state`."""
+    choice = rng.choice
+
+    def pick_card(_: HandState, __: int, legal: list[Card], ___: list[Play]) -> Card:
+        return choice(legal)
+
+    return playout(variant, state, choice, pick_card)
+
+
+def playout(
+    variant: Variant, state: HandState, pick_move: PickMove, pick_card: PickCard
+) -> HandState:
+    """The finished hand from `state`: card plays chosen by `pick_card`, other moves by
+    `pick_move` (from the legal ones, in the order of `legal_moves`)."""
+    trick_play = variant if isinstance(variant, TrickPlay) else None
+    fast = trick_play is not None and _plain_trick_play(trick_play)
+    found: dict[str, PhaseHooks] = {}  # each phase's hooks, looked up once per playout
+    while not state.finished:
+        phase = state.phase
+        hooks = found.get(phase)
+        if hooks is None:
+            hooks = found[phase] = variant._hooks(phase)
+        if phase == TRICKS and trick_play is not None and state.turn is not None:
+            played = _play_tricks(trick_play, state, pick_card) if fast else None
+            if played is None:  # one card through the hooks
+                legal = hooks.legal(state)
+                cards = [trick_play.deck(state.rules).by_code[mv.value] for mv in legal]
+                card = pick_card(state, state.turn, cards, list(state.trick))
+                played = hooks.apply(state, legal[cards.index(card)])
+            state = played
+            continue
+        state = hooks.apply(state, pick_move(hooks.legal(state)))
+    return state
+
+
+def _plain_trick_play(variant: TrickPlay) -> bool:
+    """Whether the rule set plays tricks through `TrickPlay` itself (what the bitmask loop
+    reproduces), not through overrides of its own."""
+    own = type(variant)
+    return (
+        own.legal_tricks is TrickPlay.legal_tricks
+        and own.playable is TrickPlay.playable
+        and own.apply_tricks is TrickPlay.apply_tricks
+    )
+
+
+def _plain(rules: t.TrickRules) -> bool:
+    """Whether the rules are follow suit, else trump, else anything (plus held cards): what
+    `BitDeck.follow_mask` decides; other rules go through `tricks.legal_plays`."""
+    return not (
+        rules.excuse is not None
+        or rules.must_overtake
+        or rules.pagat_last
+        or rules.pagat_last_tarok
+        or rules.mond_not_under_skis
+        or rules.suits_before_trump_lead
+    )
+
+
+def _play_tricks(variant: TrickPlay, state: HandState, pick_card: PickCard) -> HandState | None:
+    """The policy's card plays from `state` as long as trick play goes on; None when the hands
+    are not in deck order (the masks could not give the legal cards in hand order)."""
+    bits = bit_deck(variant.deck(state.rules))
+    masks = _masks(bits, state.hands)
+    if masks is None:
+        return None
+    rules = variant.trick_rules(state)
+    plain, trump = _plain(rules), rules.trump
+    players = state.rules.players
+    hands = [list(h) for h in state.hands]
+    plays = list(state.trick)
+    seat = state.turn
+    assert seat is not None
+    bit, held_cards = bits.bit, variant.held_cards
+    # `current` has every seat's hand as it was before the trick in play: right for the seat
+    # to play, which has not played to it yet (what `held_cards` reads).
+    current, work = state, None
+    while True:
+        hand, m = hands[seat], masks[seat]
+        held = held_cards(current, seat)
+        if plain:
+            legal = _plain_legal(bits, hand, m, plays[0][1] if plays else None, trump, held)
+        else:
+            legal = t.legal_plays(hand, [c for _, c in plays], rules, held)
+        card = pick_card(current, seat, legal, plays)
+        b = bit[id(card)]
+        del hand[(m & (b - 1)).bit_count()]
+        masks[seat] = m ^ b
+        plays.append((seat, card))
+        if len(plays) < players:
+            seat = (seat + 1) % players
+            continue
+        after = tuple([tuple(h) for h in hands])
+        if work is None:
+            work = evolve(state)
+        state = work = current = variant.complete_in_place(work, after, tuple(plays), rules)
+        if state.phase != TRICKS or state.turn is None:
+            return state
+        if state.hands is not after:  # a hook changed the hands
+            changed = _masks(bits, state.hands)
+            if changed is None:
+                return state
+            hands, masks = [list(h) for h in state.hands], changed
+        plays, seat = [], state.turn
+
+
+def _masks(bits: BitDeck, hands: Sequence[Sequence[Card]]) -> list[int] | None:
+    """The hands' masks; None unless every hand is in deck order (see `BitDeck.ordered_mask`)."""
+    masks = []
+    for hand in hands:
+        mask = bits.ordered_mask(hand)
+        if mask is None:
+            return None
+        masks.append(mask)
+    return masks
+
+
+def _plain_legal(
+    bits: BitDeck,
+    hand: list[Card],
+    mask: int,
+    led: Card | None,
+    trump: str,
+    held: tuple[Card, ...],
+) -> list[Card]:
+    """`tricks.legal_plays` under plain rules, on the hand's mask, in hand (deck) order."""
+    legal = mask if led is None else bits.follow_mask(mask, led, trump)
+    if held and len(hand) > 1:
+        kept = legal & ~bits.mask(held)
+        legal = kept or legal
+    return hand if legal == mask else bits.cards_of(legal)

@@ -1,0 +1,189 @@
+"""The fast random playout (`engine/playout.py`) and the bit tables it plays on
+(`engine/bitcards.py`) agree with the pure API: the same final state and the same random
+numbers drawn as `apply(rng.choice(legal_moves))` move by move, over every rule set and player
+count, from deals and from positions inside trick play."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tarok_service.engine import playout
+from tarok_service.engine import tricks as t
+from tarok_service.engine.bitcards import bit_deck
+from tarok_service.engine.cards import TAROK, Deck, tarocco62, tarock40, tarok54
+from tarok_service.engine.playout import random_playout
+from tarok_service.engine.state import TRICKS, HandState, evolve
+from tarok_service.engine.variant import Variant
+from tarok_service.variants.registry import all_variants, find_variant
+
+CONFIGS = sorted((v.id, n) for v in all_variants() for n in v.player_counts)
+DECKS = [tarok54(), tarok54(packs=2), tarock40(), tarocco62()]
+
+
+def pure_playout(variant: Variant, state: HandState, rng: random.Random) -> HandState:
+    while not state.finished:
+        state = variant.apply(state, rng.choice(variant.legal_moves(state)))
+    return state
+
+
+def dealt(variant: Variant, players: int, rng: random.Random) -> HandState:
+    rules = variant.make_rules(players)
+    order = list(variant.deck(rules).cards)
+    rng.shuffle(order)
+    return variant.deal(rules, order, rng.randrange(players))
+
+
+def assert_same_playout(variant: Variant, state: HandState, seed: int) -> HandState:
+    pure_rng, fast_rng = random.Random(seed), random.Random(seed)
+    pure = pure_playout(variant, state, pure_rng)
+    fast = random_playout(variant, state, fast_rng)
+    assert fast == pure
+    assert fast_rng.random() == pure_rng.random()  # as many random numbers drawn
+    return pure
+
+
+@pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
+def test_random_playout_equals_the_pure_loop_from_deals(
+    variant_id: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = find_variant(variant_id)
+    rng = random.Random(f"playout/{variant_id}/{players}")
+    runs: list[HandState | None] = []  # what each run of the bitmask trick loop returned
+
+    def spy(*args: Any) -> HandState | None:
+        runs.append(bitmask_loop(*args))
+        return runs[-1]
+
+    bitmask_loop = playout._play_tricks
+    monkeypatch.setattr(playout, "_play_tricks", spy)
+    for seed in range(60):
+        assert_same_playout(variant, dealt(variant, players, rng), seed)
+    assert runs and None not in runs  # trick play went through the bitmask loop
+
+
+@pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
+def test_random_playout_equals_the_pure_loop_inside_trick_play(
+    variant_id: str, players: int
+) -> None:
+    """From positions inside trick play (mid-trick too), where PIMC starts its playouts."""
+    variant = find_variant(variant_id)
+    rng = random.Random(f"inside/{variant_id}/{players}")
+    positions = 0
+    while positions < 40:
+        state = dealt(variant, players, rng)
+        stop = rng.randrange(1, 30)
+        while not state.finished and stop:
+            state = variant.apply(state, rng.choice(variant.legal_moves(state)))
+            stop -= state.phase == TRICKS
+        if state.finished or state.phase != TRICKS:
+            continue
+        assert_same_playout(variant, state, positions)
+        positions += 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    config=st.sampled_from(CONFIGS),
+    deal_seed=st.integers(0, 2**32),
+    play_seed=st.integers(0, 2**32),
+)
+def test_random_playout_equals_the_pure_loop_for_any_seed(
+    config: tuple[str, int], deal_seed: int, play_seed: int
+) -> None:
+    variant = find_variant(config[0])
+    assert_same_playout(variant, dealt(variant, config[1], random.Random(deal_seed)), play_seed)
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=[d.name for d in DECKS])
+def test_masks_stand_for_card_sets_in_deck_order(deck: Deck) -> None:
+    bits = bit_deck(deck)
+    assert bit_deck(deck) is bits
+    rng = random.Random(deck.name)
+    for _ in range(200):
+        cards = rng.sample(deck.cards, rng.randrange(len(deck.cards) + 1))
+        ordered = list(deck.sort(cards))
+        mask = bits.mask(cards)
+        assert mask.bit_count() == len(cards)  # two packs: each copy a bit of its own
+        assert bits.cards_of(mask) == ordered
+        assert bits.in_deck_order(ordered)
+        if len(ordered) > 1:
+            assert not bits.in_deck_order(ordered[::-1])
+    equal = [type(c)(c.suit, c.rank, c.pack) for c in deck.cards[:3]]  # equal, not the deck's
+    assert bits.mask(equal) == 0b111
+    assert not bits.in_deck_order(equal)
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=[d.name for d in DECKS])
+def test_follow_mask_equals_legal_plays_under_plain_rules(deck: Deck) -> None:
+    bits, rules = bit_deck(deck), t.TrickRules()
+    rng = random.Random(deck.name)
+    voids = 0
+    for _ in range(500):
+        cards = rng.sample(deck.cards, rng.randrange(2, 20))
+        hand, led = deck.sort(cards[1:]), cards[0]
+        if led.suit != TAROK:  # some hands void in the suit led, some without taroks too
+            hand = tuple(c for c in hand if c.suit != led.suit or rng.random() < 0.5)
+        expected = t.legal_plays(hand, [led], rules)
+        assert bits.cards_of(bits.follow_mask(bits.mask(hand), led, rules.trump)) == expected
+        voids += not t.has_suit(hand, led.suit)
+    assert voids > 20
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    deck=st.sampled_from(DECKS),
+    picks=st.lists(st.integers(0, 107), max_size=40),
+    led_pick=st.integers(0, 107),
+)
+def test_bitmask_tables_agree_with_the_card_functions_for_any_hand(
+    deck: Deck, picks: list[int], led_pick: int
+) -> None:
+    """Any hand (repeats and out-of-order picks included) of any deck, two packs too: the
+    mask keeps one bit per distinct card, gives the cards back in deck order, and the legal
+    cards to follow any led card under plain rules."""
+    bits, size = bit_deck(deck), len(deck.cards)
+    cards = [deck.cards[i % size] for i in picks]
+    hand = deck.sort(set(cards))
+    mask = bits.mask(cards)
+    assert mask.bit_count() == len(hand)
+    assert bits.cards_of(mask) == list(hand)
+    assert bits.ordered_mask(hand) == mask
+    assert (bits.ordered_mask(cards) is not None) == (list(cards) == list(hand))
+    led = deck.cards[led_pick % size]
+    if led not in hand:
+        expected = t.legal_plays(hand, [led], t.TrickRules())
+        assert bits.cards_of(bits.follow_mask(mask, led, TAROK)) == expected
+
+
+@pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
+def test_hands_out_of_deck_order_are_played_through_the_hooks_alike(
+    variant_id: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hands not in deck order (the masks cannot give their order): card by card through the
+    phase hooks, with the same result as the pure loop."""
+    variant = find_variant(variant_id)
+    rng = random.Random(f"unordered/{variant_id}/{players}")
+    runs: list[HandState | None] = []
+
+    def spy(*args: Any) -> HandState | None:
+        runs.append(bitmask_loop(*args))
+        return runs[-1]
+
+    bitmask_loop = playout._play_tricks
+    monkeypatch.setattr(playout, "_play_tricks", spy)
+    compared = 0
+    while compared < 10:
+        state = dealt(variant, players, rng)
+        while not state.finished and state.phase != TRICKS:
+            state = variant.apply(state, rng.choice(variant.legal_moves(state)))
+        if state.finished or all(len(h) < 2 for h in state.hands):
+            continue
+        reversed_hands = tuple(tuple(reversed(h)) for h in state.hands)
+        assert_same_playout(variant, evolve(state, hands=reversed_hands), compared)
+        compared += 1
+    assert None in runs  # the bitmask loop declined
