@@ -249,9 +249,15 @@ class TarokySampler:
                                if f.kind == "declaration" and f.seat is not None),
             announced=tuple((f.value, f.seat) for f in view.facts
                             if f.kind == "announce" and f.seat is not None),
-            flek=sum(1 for f in view.facts if f.kind == "kontra"),
+            levels=_levels(view),
             facts=view.facts,
         )  # fmt: skip
+
+
+def _levels(view: View) -> tuple[tuple[str, int], ...]:
+    """The flek level of the game part, from the kontra facts."""
+    flek = sum(1 for f in view.facts if f.kind == "kontra")
+    return ((d.GAME, flek),) if flek else ()
 
 
 def _auction(view: View) -> Auction:

@@ -11,7 +11,8 @@ from ..engine.outcome import HandResult, ScoreLine
 from . import slovenian_data as d
 
 if TYPE_CHECKING:
-    from .slovenian import Slovenian, SlovenianState
+    from .slovenian import SlovenianFamily as Slovenian
+    from .slovenian_state import SlovenianState
 
 
 def score(variant: Slovenian, s: SlovenianState) -> HandResult:
@@ -178,8 +179,8 @@ def bonuses(variant: Slovenian, s: SlovenianState) -> list[ScoreLine]:
         holder = _holder(s, cards)
         lines += _item(s, item, holder, holder != 0)
     last = s.tricks[-1]
-    if s.called is not None and s.players == 4:
-        in_last = s.called in last.cards
+    if s.called and s.players == 4:
+        in_last = any(c in last.cards for c in s.called)
         ours = 1 if in_last and last.winner in s.team() else -1
         lines += _item(s, d.KING_ULTIMO, ours if in_last else 0, in_last)
     pagat = Card(TAROK, PAGAT)
@@ -199,7 +200,7 @@ def _mondfang(variant: Slovenian, s: SlovenianState, lines: list[ScoreLine]) -> 
     if any("valat" in line.item for line in lines) and not s.rules.flag("mondfang_with_valat"):
         return tuple(penalties)
     penalty = s.rules.num("mondfang_penalty")
-    for seat in variant.captured_monds(s):
+    for seat in s.mondfangs:
         penalties[seat] -= penalty
     left = variant.monds_left(s)
     if left and s.declarer is not None and c.bonuses:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from ..engine import kontra as k
 from ..engine import moves as m
 from ..engine import tricks as t
+from ..engine.announce import AnnouncementRound
 from ..engine.auction import PASSED, Auction
 from ..engine.cards import PAGAT, TAROK, Card, Deck, deal_packets
 from ..engine.match import HAND_SCORE, ZID_PAYMENT, ZID_TAKEN, MatchState, Settlement
@@ -50,7 +51,7 @@ VARSAVA_RULES = t.TrickRules(
 )
 
 
-class Taroky(TrickPlay, Variant):
+class Taroky(AnnouncementRound[TarokyState], TrickPlay, Variant):
     """Czech taroky "se starou": povinnosti, the call of XIX, varšava and the žid."""
 
     id = "taroky"
@@ -219,35 +220,26 @@ class Taroky(TrickPlay, Variant):
         """Flek by an opponent, reflek by the declaring side, and so on to the table's limit."""
         return k.can_raise(s.flek, seat in s.team(), s.rules.num("max_flek"))
 
+    def kontrable(self, s: TarokyState, seat: int) -> list[str]:
+        """Flek is raised on the game part alone."""
+        return [d.GAME] if self.can_flek(s, seat) else []
+
+    def first_leader(self, s: TarokyState) -> int:
+        return s.forehand
+
     def legal_declaring(self, state: HandState) -> list[Move]:
-        s = st(state)
-        assert s.turn is not None
-        moves = [Move(PASS)] + [Move(ANNOUNCE, i) for i in self.announceable(s, s.turn)]
-        return moves + ([Move(KONTRA, d.GAME)] if self.can_flek(s, s.turn) else [])
+        return self.legal_round(st(state))
 
     def explain_declaring(self, state: HandState, move: Move) -> str:
-        if move.kind == ANNOUNCE:
-            return m.ANNOUNCEMENT_NOT_ALLOWED
-        return m.KONTRA_NOT_ALLOWED if move.kind == KONTRA else m.WRONG_PHASE
+        return self.explain_round(st(state), move)
 
     def apply_declaring(self, state: HandState, move: Move) -> HandState:
-        s = st(state)
-        assert s.turn is not None
-        seat = s.turn
-        if move.kind == PASS:
-            if s.passes + 1 == s.players:
-                return start_tricks(s, s.forehand, passes=0)
-            return evolve(s, passes=s.passes + 1, turn=s.next_seat(seat))
-        if move.kind == ANNOUNCE:
-            fact = Fact(seat, ANNOUNCE, move.value)
-            return evolve(
-                s,
-                announced=(*s.announced, (move.value, seat)),
-                passes=0,
-                facts=(*s.facts, fact),
-            )
-        fact = Fact(seat, KONTRA, d.GAME, s.flek + 1)
-        return evolve(s, flek=s.flek + 1, passes=0, facts=(*s.facts, fact))
+        return self.apply_round(st(state), move)
+
+    def replay_declaring(
+        self, state: HandState, moves: Sequence[Move], start: int
+    ) -> tuple[HandState, int]:
+        return self.replay_round(st(state), moves, start)
 
     # --- trick play hooks ----------------------------------------------------------------
 

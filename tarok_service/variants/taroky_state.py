@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.announce import level_of
 from ..engine.auction import Auction
 from ..engine.cards import Card, tarok54
 from ..engine.state import HandState
@@ -38,7 +39,7 @@ class TarokyState(HandState):
     received: tuple[tuple[int, Card], ...] = ()  # talon cards handed to a player
     declarations: tuple[tuple[int, str], ...] = ()  # revealing, automatic: (seat, id)
     announced: tuple[tuple[str, int], ...] = ()  # binding: (id, seat)
-    flek: int = 0  # kontra level of the game part
+    levels: tuple[tuple[str, int], ...] = ()  # (item, flek level): the game part only
     passes: int = 0
     gifts: tuple[tuple[int, Card], ...] = ()  # varsava: talon cards given to trick winners
     misdealt: bool = False
@@ -58,6 +59,11 @@ class TarokyState(HandState):
 
     def announcer(self, item: str) -> int | None:
         return dict(self.announced).get(item)
+
+    @property
+    def flek(self) -> int:
+        """The flek level of the game part (1 flek, 2 reflek, ...)."""
+        return level_of(self, d.GAME)
 
     @property
     def obligation(self) -> d.Obligation:

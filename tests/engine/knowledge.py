@@ -99,9 +99,9 @@ def _slovenian(k: Knowledge, before: HandState | None, move: Move | None, after:
     for card in _new(before, after, "discards"):
         k.show([card], None if card.is_tarok or not isinstance(declarer, int) else declarer)
     k.show(c for c in _new(before, after, "gifts") if isinstance(c, Card))
-    called = getattr(after, "called_cards", None)
-    if called is not None:
-        k.named.update(called())
+    called = _attr(after, "called", ())
+    assert isinstance(called, tuple)
+    k.named.update(c for c in called if isinstance(c, Card))
     contract = _attr(after, "contract", -1)
     assert isinstance(contract, int)
     table = getattr(k.variant, "contract_table", ())

@@ -14,7 +14,7 @@ from tarok_service.engine.variant import Variant
 from tarok_service.engine.view import Fact
 from tarok_service.variants.registry import all_variants
 from tarok_service.variants.slovenian import Slovenian
-from tarok_service.variants.slovenian_state import st
+from tarok_service.variants.slovenian_state import SlovenianState
 
 from .knowledge import Knowledge, Leak, check_move_made, check_text, check_viewer, mentioned
 
@@ -79,8 +79,8 @@ def test_views_and_strings_agree_with_the_knowledge_model(variant: Variant, play
 class LeakyDiscards(Slovenian):
     """A mutant: the declarer's concealed discards are published as facts."""
 
-    def apply_talon(self, state: HandState, move: Move) -> HandState:
-        after = st(super().apply_talon(state, move))
+    def apply_talon(self, state: SlovenianState, move: Move) -> SlovenianState:
+        after = super().apply_talon(state, move)
         if move.kind != "discard":
             return after
         facts = after.facts

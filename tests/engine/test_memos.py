@@ -12,7 +12,7 @@ from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import HandState
 from tarok_service.variants.double_tarok import DoubleTarok
-from tarok_service.variants.slovenian import SLOVENIAN, Slovenian, st
+from tarok_service.variants.slovenian import SLOVENIAN, Slovenian, SlovenianState
 
 TABLES: list[tuple[int, dict[str, OptionValue]]] = [
     (4, {}),
@@ -90,4 +90,5 @@ def test_apply_checks_a_move_against_its_own_state() -> None:
     assert announce in SLOVENIAN.legal_moves(state)  # remembered: `state`, not `other`
     with pytest.raises(IllegalMove):
         SLOVENIAN.apply(other, announce)  # announced already: not legal again
-    assert st(SLOVENIAN.apply(state, Move("pass"))).passes == 1
+    passed = SLOVENIAN.apply(state, Move("pass"))
+    assert isinstance(passed, SlovenianState) and passed.passes == 1

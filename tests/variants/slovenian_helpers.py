@@ -29,7 +29,7 @@ def rules(players: int = 4, **options: OptionValue) -> Rules:
 def order_for(hands: Sequence[str], talon: str, dealer: int = 3) -> list[Card]:
     """A card order that deals `hands` (by seat) and `talon` with Slovenian packets."""
     n = len(hands)
-    packet = SLOVENIAN.packets[n]
+    packet = SLOVENIAN.family.packets[n]
     by_seat = [list(cards(h)) for h in hands]
     order = list(cards(talon))
     seat = (dealer + 1) % n
@@ -62,8 +62,8 @@ def playing(
         piles=((),) * n,
         contract=d.CONTRACT_INDEX[contract],
         declarer=declarer,
-        partner=partner,
-        called=DECK.card(called) if called else None,
+        partners=() if partner is None else (partner,),
+        called=cards(called) if called else (),
     )
 
 
@@ -139,7 +139,7 @@ def finished(
         tricks=tuple(tricks),
         contract=d.CONTRACT_INDEX[contract],
         declarer=declarer,
-        partner=partner,
+        partners=() if partner is None else (partner,),
     )
     return replace(state, **fields)
 

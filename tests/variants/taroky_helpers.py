@@ -133,7 +133,7 @@ def finished(
         declarer=declarer,
         partner=partner,
         multiplier=multiplier,
-        flek=flek,
+        levels=(("game", flek),) if flek else (),
         declarations=declarations,
         announced=announced,
     )

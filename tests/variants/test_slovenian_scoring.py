@@ -150,7 +150,7 @@ def last_trick_state(
         team,
         last=last,
         last_winner=winner,
-        called=called,
+        called=(called,),
         announced=announced,
         levels=levels,
     )
@@ -255,12 +255,12 @@ def test_solo_without_fixed_and_colour_valat() -> None:
 
 
 def test_mondfang_individual_and_option_and_talon() -> None:
-    state = finished("three", points_pile(44), mond_captured=1)
+    state = finished("three", points_pile(44), mondfangs=(1,))
     assert scores(state) == (20, -21, 20, 0)
     assert result_of(state).penalties == (0, -21, 0, 0)
-    state = finished("three", points_pile(44), mond_captured=2, options={"mondfang_penalty": 20})
+    state = finished("three", points_pile(44), mondfangs=(2,), options={"mondfang_penalty": 20})
     assert scores(state) == (20, 0, 0, 0)
-    left = finished("three", points_pile(44), mond_left=True)
+    left = finished("three", points_pile(44), talon=cards("T21"), group=0)  # mond left lying
     assert scores(left) == (-1, 0, 20, 0)
 
 
@@ -329,7 +329,7 @@ def test_radelci_awarded_doubled_crossed_and_charged() -> None:
 def test_radelc_doubling_leaves_mondfang_alone() -> None:
     m = match()
     m = SLOVENIAN.settle(m, result_of(finished("beggar", [], partner=None)))
-    result = result_of(finished("three", points_pile(44), mond_captured=0))
+    result = result_of(finished("three", points_pile(44), mondfangs=(0,)))
     assert result is not None
     m2 = SLOVENIAN.settle(m, result)
     assert m2.totals[0] - m.totals[0] == 2 * 20 - 21
