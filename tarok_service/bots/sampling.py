@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..engine.cards import Card
 from ..engine.moves import Move
@@ -123,7 +123,7 @@ def first_leader(view: View) -> int | None:
     return view.trick[0][0] if view.trick else view.turn
 
 
-def replay(variant: Variant, view: View, start: HandState) -> HandState | None:
+def replay(variant: Variant[Any], view: View, start: HandState) -> HandState | None:
     """Play the cards the view shows from the state as trick play began; None when the
     result does not match the view (a seat out of turn, a finished hand, another turn)."""
     codes = variant.deck(start.rules).codes

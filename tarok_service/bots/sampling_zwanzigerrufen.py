@@ -24,6 +24,7 @@ played before the last trick was its holder's last tarok.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..engine.cards import TAROK, Card, Deck
 from ..engine.moves import Move
@@ -59,7 +60,7 @@ PAGAT_CARD = d.TRULL_CARDS[0]
 class ZwanzigerSampler:
     """Samples Zwanzigerrufen hands from a seat's view."""
 
-    def __init__(self, variant: Variant = ZWANZIGERRUFEN) -> None:
+    def __init__(self, variant: Variant[Any] = ZWANZIGERRUFEN) -> None:
         self.variant = variant
 
     def team(self, state: HandState) -> tuple[int, ...]:

@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 
-class Slovenian(CallAndExchange, TrickPlay, Variant):
+class Slovenian(CallAndExchange, TrickPlay[Any], Variant[Any]):
     """Slovenian tarok: the base rule set of the family."""
 
     id = "slovenian"

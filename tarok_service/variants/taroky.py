@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from ..engine import kontra as k
 from ..engine import moves as m
@@ -50,7 +51,7 @@ VARSAVA_RULES = t.TrickRules(
 )
 
 
-class Taroky(TrickPlay, Variant):
+class Taroky(TrickPlay[Any], Variant[Any]):
     """Czech taroky "se starou": povinnosti, the call of XIX, varšava and the žid."""
 
     id = "taroky"

@@ -8,6 +8,7 @@ first trick; the score is in units of the game value (zwanzigerrufen_scoring).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..engine import tricks as t
 from ..engine.cards import GLATZE, MOND, SKIS, TAROK, Card, Deck, deal_packets, tarock40
@@ -39,7 +40,7 @@ def needs_redeal(hand: Sequence[Card]) -> bool:
     return taroks <= 1 or glatzen == 4
 
 
-class Zwanzigerrufen(TrickPlay, Variant):
+class Zwanzigerrufen(TrickPlay[Any], Variant[Any]):
     """Austrian XX-calling tarock, as StarGames plays it (seats numbered clockwise)."""
 
     id = "zwanzigerrufen"
