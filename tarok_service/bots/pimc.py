@@ -31,7 +31,7 @@ from .sampling_taroky import TarokySampler
 from .sampling_zwanzigerrufen import ZwanzigerSampler
 from .situation import Situation, friends_in_team, situation_from_view
 
-SAMPLERS: dict[str, Sampler] = {
+SAMPLERS: dict[str, Sampler[Any]] = {
     "slovenian": SlovenianSampler(),
     "zwanzigerrufen": ZwanzigerSampler(),
     "tarocco_bolognese": BologneseSampler(),
@@ -84,7 +84,7 @@ class PimcBot:
         return moves[best]
 
     def evaluate(
-        self, view: View, variant: Variant[Any], rules: Rules, sampler: Sampler
+        self, view: View, variant: Variant[Any], rules: Rules, sampler: Sampler[Any]
     ) -> list[float] | None:
         """Mean utility of each legal move over the samples, or None when none was drawn."""
         assert view.seat is not None
