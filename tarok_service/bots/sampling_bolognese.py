@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from ..engine.cards import Card
 from ..engine.moves import Move
@@ -55,7 +56,7 @@ Hands = tuple[tuple[Card, ...], ...]
 class BologneseSampler:
     """Samples Bolognese hands (and the dealer's hidden discards) from a seat's view."""
 
-    def __init__(self, variant: Variant = TAROCCO_BOLOGNESE) -> None:
+    def __init__(self, variant: Variant[Any] = TAROCCO_BOLOGNESE) -> None:
         self.variant = variant
         self._barred: dict[tuple[frozenset[Card], bool], frozenset[Card]] = {}
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine import moves as m
 from ..engine import tricks as t
@@ -91,7 +92,7 @@ def team_took_trick(s: HandState, seat: int) -> bool:
     return any(tr.winner in scoring.team_of(seat) for tr in s.tricks)
 
 
-class TaroccoBolognese(TrickPlay, Variant):
+class TaroccoBolognese(TrickPlay[Any], Variant[Any]):
     """Tarocco Bolognese: the one-deal partnership game with combinations."""
 
     id = "tarocco_bolognese"

@@ -8,6 +8,7 @@ score line's stable id and parameters off the line's item.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from ..engine import kontra as k
 from ..engine import match as mt
@@ -148,7 +149,7 @@ def ident(text: str) -> str:
 
 
 @cache
-def vocabulary(variant: Variant) -> Vocab:
+def vocabulary(variant: Variant[Any]) -> Vocab:
     """Every id of `variant`'s vocabularies, by kind, in a stable order."""
     table = _TABLES[variant.id]
     contracts: list[str] = []

@@ -13,22 +13,20 @@ from ..engine import kontra as k
 from ..engine import moves as m
 from ..engine.cards import TAROK, Card, tarock40
 from ..engine.moves import Move
-from ..engine.state import HandState, evolve
+from ..engine.state import evolve
 from ..engine.trickplay import start_tricks
 from ..engine.view import Fact
 from . import zwanzigerrufen_data as d
-from .zwanzigerrufen_state import ZwanzigerState
+from .zwanzigerrufen_state import CALLED, Kind, ZwanzigerState
 
-BID, PASS, ANNOUNCE, KONTRA, END = "bid", "pass", "announce", "kontra", "end"
-CALLED = "call"  # the public fact naming the called tarok
 CODES = tarock40().codes
 
 CANDIDATES: tuple[Move, ...] = (
-    Move(PASS),
-    Move(END),
-    *(Move(BID, g) for g in d.GAMES),
-    *(Move(ANNOUNCE, a) for a in d.ADDITIONS),
-    *(Move(KONTRA, i) for i in d.KONTRA_ITEMS),
+    Move(Kind.PASS),
+    Move(Kind.END),
+    *(Move(Kind.BID, g) for g in d.GAMES),
+    *(Move(Kind.ANNOUNCE, a) for a in d.ADDITIONS),
+    *(Move(Kind.KONTRA, i) for i in d.KONTRA_ITEMS),
 )
 
 
@@ -60,15 +58,15 @@ def must_kontra(s: ZwanzigerState, seat: int) -> bool:
 
 def check(s: ZwanzigerState, seat: int, move: Move) -> str | None:
     """The reason `move` is not allowed for `seat` now, or None when it is legal."""
-    if move.kind == PASS:
+    if move.kind == Kind.PASS:
         return m.TURN_STARTED if s.speaking else _check_pass(s, seat)
-    if move.kind == END:
+    if move.kind == Kind.END:
         return _check_end(s, seat)
-    if move.kind == BID:
+    if move.kind == Kind.BID:
         return _check_bid(s, seat, move.value)
-    if move.kind == ANNOUNCE:
+    if move.kind == Kind.ANNOUNCE:
         return _check_announce(s, seat, move.value)
-    if move.kind == KONTRA:
+    if move.kind == Kind.KONTRA:
         return _check_kontra(s, seat, move.value)
     return m.WRONG_PHASE
 
@@ -164,21 +162,21 @@ def legal(s: ZwanzigerState) -> list[Move]:
     return [mv for mv in CANDIDATES if check(s, seat, mv) is None]
 
 
-def apply(s: ZwanzigerState, move: Move) -> HandState:
+def apply(s: ZwanzigerState, move: Move) -> ZwanzigerState:
     """The state after a legal auction move: a pass or `end` passes the turn on, a statement
     leaves it with the speaker."""
     assert s.turn is not None
     seat = s.turn
-    if move.kind == PASS:
+    if move.kind == Kind.PASS:
         if s.passes + 1 == s.players - 1:
             return start_tricks(s, s.forehand, passes=0, accepted=s.accepted | {seat})
         s = evolve(s, passes=s.passes + 1, accepted=s.accepted | {seat})
-    elif move.kind == END:
+    elif move.kind == Kind.END:
         s = evolve(s, speaking=False)
     else:
-        if move.kind == BID:
+        if move.kind == Kind.BID:
             s = _new_game(s, seat, move.value)
-        elif move.kind == ANNOUNCE:
+        elif move.kind == Kind.ANNOUNCE:
             s = _announce(s, seat, move.value)
         else:
             s = _raise(s, seat, move.value)
@@ -190,7 +188,7 @@ def _new_game(s: ZwanzigerState, seat: int, game: str) -> ZwanzigerState:
     """A higher game wipes out the earlier game's additions and kontras."""
     called = called_tarok(s.hands[seat]) if game == d.CALL else None
     partner = next((i for i, h in enumerate(s.hands) if called in h), None)
-    facts = [*s.facts, Fact(seat, BID, game)]
+    facts = [*s.facts, Fact(seat, Kind.BID, game)]
     if called is not None:
         facts.append(Fact(seat, CALLED, CODES[called]))
     return evolve(
@@ -213,7 +211,7 @@ def _announce(s: ZwanzigerState, seat: int, addition: str) -> ZwanzigerState:
         announced=(*s.announced, (item, seat)),
         accepted=s.accepted | {seat},
         passes=0,
-        facts=(*s.facts, Fact(seat, ANNOUNCE, item)),
+        facts=(*s.facts, Fact(seat, Kind.ANNOUNCE, item)),
     )
 
 
@@ -225,5 +223,5 @@ def _raise(s: ZwanzigerState, seat: int, item: str) -> ZwanzigerState:
         levels=levels,
         accepted=s.accepted | {seat},
         passes=0,
-        facts=(*s.facts, Fact(seat, KONTRA, item, level)),
+        facts=(*s.facts, Fact(seat, Kind.KONTRA, item, level)),
     )

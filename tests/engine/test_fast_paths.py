@@ -10,6 +10,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ CONFIGS = sorted((v.id, n) for v in all_variants() for n in v.player_counts)
 Hand = tuple[HandState, list[Move], list[HandState]]  # dealt state, moves, state after each
 
 
-def steer(variant: Variant, state: HandState, moves: list[Move], rng: random.Random) -> Move:
+def steer(variant: Variant[Any], state: HandState, moves: list[Move], rng: random.Random) -> Move:
     """A random move, nudged towards rare mechanics: call a king lying in the talon and take
     its group (zaruf), play the called card when possible, take a mond with the skis or
     pagat (mondfang), announce pagat ultimo (held cards)."""
@@ -131,7 +132,7 @@ def test_replay_past_the_end_raises_like_apply(variant_id: str, players: int) ->
 
 
 def candidates(
-    variant: Variant, state: HandState, legal: list[Move], rng: random.Random
+    variant: Variant[Any], state: HandState, legal: list[Move], rng: random.Random
 ) -> list[Move]:
     """Legal moves, some malformed ones, and cards of the deck as plays: all of them in trick
     play, a few in the other phases."""
@@ -142,7 +143,7 @@ def candidates(
     return [*legal, *plays, *junk]
 
 
-def rule_features(variant: Variant, state: HandState) -> set[str]:
+def rule_features(variant: Variant[Any], state: HandState) -> set[str]:
     assert isinstance(variant, TrickPlay) and state.turn is not None
     rules = variant.trick_rules(state)
     flags = {f.name for f in dataclasses.fields(rules) if getattr(rules, f.name) is True}
@@ -213,7 +214,8 @@ class OwnApply(Slovenian):
 
     def apply_tricks(self, state: HandState, move: Move) -> HandState:
         OwnApply.calls += 1
-        return super().apply_tricks(state, move)
+        after: HandState = super().apply_tricks(state, move)
+        return after
 
 
 def test_replay_respects_a_rule_set_with_its_own_apply_tricks() -> None:
