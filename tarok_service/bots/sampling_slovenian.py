@@ -13,13 +13,12 @@ from dataclasses import dataclass
 
 from ..engine.auction import PASSED, Auction
 from ..engine.cards import KING, PAGAT, TAROK, Card, Deck
-from ..engine.moves import Move
 from ..engine.options import Rules
-from ..engine.state import TRICKS, HandState
+from ..engine.state import TRICKS
 from ..engine.view import View
 from ..variants.slovenian import SLOVENIAN, SlovenianFamily, SlovenianState
 from ..variants.slovenian_exchange import FREE_PICK
-from .sampling import DISCARD_SLOT, TALON_SLOT, Allowed, deal_constrained
+from .sampling import DISCARD_SLOT, TALON_SLOT, Allowed, deal_constrained, replay
 from .situation import called_cards, completed_tricks, infer_voids, talon_split
 
 
@@ -45,11 +44,10 @@ class SlovenianSampler:
     def __init__(self, variant: SlovenianFamily = SLOVENIAN) -> None:
         self.variant = variant
 
-    def team(self, state: HandState) -> tuple[int, ...]:
-        assert isinstance(state, SlovenianState)
+    def team(self, state: SlovenianState) -> tuple[int, ...]:
         return state.team()
 
-    def sample(self, view: View, rules: Rules, rng: random.Random) -> HandState | None:
+    def sample(self, view: View, rules: Rules, rng: random.Random) -> SlovenianState | None:
         if view.phase != TRICKS or view.seat is None or not view.contract:
             return None
         if view.last_trick and not view.tricks:  # a view without the trick history
@@ -60,7 +58,7 @@ class SlovenianSampler:
         if dealt is None:
             return None
         start = self._start(view, rules, deck, known, dealt)
-        return self._replay(view, start, deck)
+        return replay(self.variant, view, start)
 
     # --- what is known ------------------------------------------------------------------
 
@@ -205,18 +203,6 @@ class SlovenianSampler:
         if view.tricks:
             return view.tricks[0].leader
         return view.trick[0][0] if view.trick else view.turn
-
-    def _replay(self, view: View, start: SlovenianState, deck: Deck) -> HandState | None:
-        """Play the tricks the view shows; None when the result does not match the view."""
-        state: HandState = start
-        for plays in (*completed_tricks(view), view.trick):
-            for seat, card in plays:
-                if state.turn != seat or state.finished:
-                    return None
-                state = self.variant.apply(state, Move("play", deck.codes[card]), check=False)
-        if state.turn != view.turn or state.finished:
-            return None
-        return state
 
 
 def _auction(view: View, v: SlovenianFamily) -> Auction:

@@ -1,51 +1,58 @@
 """One announcement round: in turn, each player announces a bonus, raises a kontra or passes;
 the round ends, and trick play starts, once every player has passed in a row.
 
-A rule set mixes `AnnouncementRound` in and says what may be announced and raised
-(`announceable`, `kontrable`) and who leads the first trick (`first_leader`). Its state
-keeps `announced` ((item, seat) pairs), `levels` ((item, kontra level) pairs), `passes`
-(passes in a row) and `facts` (what the table saw said).
+A rule set's state extends `AnnouncingState`; the rule set mixes `AnnouncementRound` in, says
+what may be announced and raised (`announceable`, `kontrable`) and who leads the first trick
+(`first_leader`), and puts `round_phase()` in its phase table under its round's phase.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Generic, Protocol, TypeVar
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Generic, TypeVar
 
 from . import moves as m
 from .moves import Move, shared_move
-from .state import TRICKS, evolve
+from .phases import PhaseRule
+from .state import TRICKS, HandState, evolve
 from .view import Fact
 
-PASS, ANNOUNCE, KONTRA = "pass", "announce", "kontra"  # the move kinds of the round
+
+class RoundKind(StrEnum):
+    """The move kinds of the round (a rule set's own Kind enum reuses these values)."""
+
+    PASS = "pass"
+    ANNOUNCE = "announce"  # announce:<item>
+    KONTRA = "kontra"  # kontra:<item>: the item's kontra level one up
 
 
-class Announcing(Protocol):
-    """What the round reads of a state (a `HandState` with these fields)."""
+@dataclass(frozen=True, slots=True)
+class AnnouncingState(HandState):
+    """A hand with an announcement round: what was announced and raised, passes in a row, and
+    the public facts (every announcement and kontra is one)."""
 
-    @property
-    def turn(self) -> int | None: ...
-    @property
-    def players(self) -> int: ...
-    @property
-    def passes(self) -> int: ...
-    @property
-    def announced(self) -> tuple[tuple[str, int], ...]: ...
-    @property
-    def levels(self) -> tuple[tuple[str, int], ...]: ...
-    @property
-    def facts(self) -> tuple[Fact, ...]: ...
+    announced: tuple[tuple[str, int], ...] = ()  # (item, seat)
+    levels: tuple[tuple[str, int], ...] = ()  # (item, kontra level)
+    passes: int = 0
+    facts: tuple[Fact, ...] = ()
+
+    def level(self, item: str) -> int:
+        """The kontra level an item stands at (0: not raised)."""
+        for name, level in self.levels:
+            if name == item:
+                return level
+        return 0
+
+    def announcer(self, item: str) -> int | None:
+        for name, seat in self.announced:
+            if name == item:
+                return seat
+        return None
 
 
-S = TypeVar("S", bound=Announcing)
-
-
-def level_of(s: Announcing, item: str) -> int:
-    """The kontra level an item stands at (0: not raised)."""
-    for name, level in s.levels:
-        if name == item:
-            return level
-    return 0
+S = TypeVar("S", bound=AnnouncingState)
 
 
 class AnnouncementRound(Generic[S]):
@@ -64,38 +71,44 @@ class AnnouncementRound(Generic[S]):
         """Who leads the first trick once the round is over."""
         raise NotImplementedError
 
+    def round_phase(self) -> PhaseRule[S]:
+        """The round's entry in the rule set's phase table."""
+        return PhaseRule(
+            self.legal_round, self.apply_round, self.explain_round, replay=self.replay_round
+        )
+
     def legal_round(self, s: S) -> list[Move]:
         """Pass, then every announcement, then every kontra, in the hooks' order."""
         seat = s.turn
         assert seat is not None
-        moves = [shared_move(PASS)]
-        moves += [shared_move(ANNOUNCE, i) for i in self.announceable(s, seat)]
-        moves += [shared_move(KONTRA, i) for i in self.kontrable(s, seat)]
+        moves = [shared_move(RoundKind.PASS)]
+        moves += [shared_move(RoundKind.ANNOUNCE, i) for i in self.announceable(s, seat)]
+        moves += [shared_move(RoundKind.KONTRA, i) for i in self.kontrable(s, seat)]
         return moves
 
     def explain_round(self, s: S, move: Move) -> str:
-        if move.kind == ANNOUNCE:
+        if move.kind == RoundKind.ANNOUNCE:
             return m.ANNOUNCEMENT_NOT_ALLOWED
-        return m.KONTRA_NOT_ALLOWED if move.kind == KONTRA else m.WRONG_PHASE
+        return m.KONTRA_NOT_ALLOWED if move.kind == RoundKind.KONTRA else m.WRONG_PHASE
 
     def apply_round(self, s: S, move: Move) -> S:
         seat = s.turn
         assert seat is not None
-        if move.kind == PASS:
+        if move.kind == RoundKind.PASS:
             if s.passes + 1 == s.players:
                 return self._start_play(s)
             return evolve(s, passes=s.passes + 1, turn=(seat + 1) % s.players)
-        if move.kind == ANNOUNCE:
-            fact = Fact(seat, ANNOUNCE, move.value)
+        if move.kind == RoundKind.ANNOUNCE:
+            fact = Fact(seat, RoundKind.ANNOUNCE, move.value)
             return evolve(
                 s,
                 announced=(*s.announced, (move.value, seat)),
                 passes=0,
                 facts=(*s.facts, fact),
             )
-        level = level_of(s, move.value) + 1
+        level = s.level(move.value) + 1
         levels = (*((i, v) for i, v in s.levels if i != move.value), (move.value, level))
-        fact = Fact(seat, KONTRA, move.value, level)
+        fact = Fact(seat, RoundKind.KONTRA, move.value, level)
         return evolve(s, levels=levels, passes=0, facts=(*s.facts, fact))
 
     def replay_round(self, s: S, moves: Sequence[Move], start: int) -> tuple[S, int]:
@@ -103,7 +116,7 @@ class AnnouncementRound(Generic[S]):
         by one), equal to `apply_round` move by move."""
         seat, passes, i = s.turn, s.passes, start
         assert seat is not None
-        while i < len(moves) and moves[i].kind == PASS:
+        while i < len(moves) and moves[i].kind == RoundKind.PASS:
             if passes + 1 == s.players:  # the last pass: play starts
                 return self._start_play(evolve(s, passes=passes, turn=seat)), i + 1
             passes, seat, i = passes + 1, (seat + 1) % s.players, i + 1

@@ -17,10 +17,11 @@ from ..engine.match import MatchState
 from ..engine.moves import Move, shared_move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult, ScoreLine
+from ..engine.phases import PhaseRule, PhaseTable
 from ..engine.radelci import close as radelci_close
 from ..engine.radelci import settle as radelci_settle
-from ..engine.state import REDEAL, TRICKS, HandState, Trick, evolve, replace_at
-from ..engine.trickplay import TrickPlay
+from ..engine.state import Trick, evolve, replace_at
+from ..engine.trickplay import TrickPlay, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, View
 from . import slovenian_data as d
@@ -28,48 +29,10 @@ from . import slovenian_scoring as scoring
 from .registry import register
 from .slovenian_exchange import CallAndExchange
 from .slovenian_family import BonusTable, Family, Group
-from .slovenian_state import (
-    ANNOUNCE,
-    ANNOUNCE_MOVE,
-    BID,
-    BIDDING,
-    CALL,
-    CALLING,
-    DISCARD,
-    KONTRA,
-    PASS,
-    PICK,
-    PLAY,
-    TALON,
-    TRULA_RANKS,
-    SlovenianState,
-    is_mond,
-    is_pagat,
-    is_trula,
-)
+from .slovenian_state import Kind, Phase, SlovenianState, is_mond, is_pagat
 from .slovenian_view import build_view
 
-__all__ = [
-    "ANNOUNCE",
-    "ANNOUNCE_MOVE",
-    "BID",
-    "BIDDING",
-    "CALL",
-    "CALLING",
-    "DISCARD",
-    "KONTRA",
-    "PASS",
-    "PICK",
-    "PLAY",
-    "SLOVENIAN",
-    "TALON",
-    "TRULA_RANKS",
-    "Family",
-    "Slovenian",
-    "SlovenianFamily",
-    "SlovenianState",
-    "is_trula",
-]
+__all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily", "SlovenianState"]
 
 
 @cache
@@ -78,12 +41,18 @@ def family_deck(packs: int) -> Deck:
     return tarok54(packs=packs)
 
 
-class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickPlay, Variant):
+class SlovenianFamily(
+    CallAndExchange,
+    AnnouncementRound[SlovenianState],
+    TrickPlay[SlovenianState],
+    Variant[SlovenianState],
+):
     """A Slovenian-family rule set: the code every member shares, read from `family`.
 
     A member sets the Variant class data (`id`, `name`, `player_counts`, `option_specs`) and
     its `family` configuration; see docs/variants.md."""
 
+    phases = Phase
     family: ClassVar[Family]
 
     def __init__(self) -> None:
@@ -97,10 +66,24 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
         self._deck = family_deck(f.packs)
 
+    def phase_table(self) -> PhaseTable[SlovenianState]:
+        return {
+            Phase.BIDDING: PhaseRule(
+                self.legal_bidding,
+                self.apply_bidding,
+                self.explain_bidding,
+                replay=self.replay_bidding,
+            ),
+            Phase.CALLING: PhaseRule(self.legal_calling, self.apply_calling, self.explain_calling),
+            Phase.TALON: PhaseRule(self.legal_talon, self.apply_talon, self.explain_talon),
+            Phase.ANNOUNCE: self.round_phase(),
+            Phase.TRICKS: self.trick_phase(),
+        }
+
     def deck(self, rules: Rules) -> Deck:
         return self._deck
 
-    def tricks_per_hand(self, state: HandState) -> int:
+    def tricks_per_hand(self, state: SlovenianState) -> int:
         return (len(self._deck) - self.talon_size) // state.players
 
     # --- data ---------------------------------------------------------------------------
@@ -158,7 +141,7 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
 
     # --- deal ---------------------------------------------------------------------------
 
-    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> HandState:
+    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> SlovenianState:
         n = rules.players
         packet = self.family.packets[n]
         hands, talon = deal_packets(order, n, (dealer + 1) % n, self.talon_size, packet)
@@ -167,7 +150,7 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
         state = SlovenianState(
             rules=rules,
             dealer=dealer,
-            phase=BIDDING,
+            phase=Phase.BIDDING,
             turn=first,
             hands=hands,
             talon=talon,
@@ -175,7 +158,7 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
             auction=Auction((dealer + 1) % n, (None,) * n),
         )
         if any(all(c.suit != TAROK for c in h) for h in hands):
-            return evolve(state, phase=REDEAL, turn=None)
+            return evolve(state, phase=Phase.REDEAL, turn=None)
         return state
 
     # --- bidding ------------------------------------------------------------------------
@@ -191,7 +174,10 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
             bids = auction.legal(seat, self.open_contracts(s.rules), only)
             table = self.contract_table
             found = memo[key] = tuple(
-                [shared_move(PASS) if b == PASSED else shared_move(BID, table[b].id) for b in bids]
+                [
+                    shared_move(Kind.PASS) if b == PASSED else shared_move(Kind.BID, table[b].id)
+                    for b in bids
+                ]
             )
         return list(found)
 
@@ -213,9 +199,9 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
         return memo
 
     def explain_bidding(self, s: SlovenianState, move: Move) -> str:
-        if move.kind == PASS:
+        if move.kind == Kind.PASS:
             return m.PASS_NOT_ALLOWED
-        if move.kind != BID or move.value not in self.contract_index:
+        if move.kind != Kind.BID or move.value not in self.contract_index:
             return m.WRONG_PHASE
         index = self.contract_index[move.value]
         only = self.forehand_only_contracts(s.rules)
@@ -226,9 +212,9 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
     def apply_bidding(self, s: SlovenianState, move: Move) -> SlovenianState:
         assert s.auction is not None and s.turn is not None
         seat = s.turn
-        bid = PASSED if move.kind == PASS else self.contract_index[move.value]
+        bid = PASSED if move.kind == Kind.PASS else self.contract_index[move.value]
         auction = s.auction.bid(seat, bid)
-        facts = (*s.facts, Fact(seat, BID, move.value or PASS))
+        facts = (*s.facts, Fact(seat, Kind.BID, move.value or Kind.PASS))
         if bid != PASSED and auction.others_passed(seat):
             return self._contract_chosen(evolve(s, auction=auction, facts=facts), seat, bid)
         return evolve(s, auction=auction, facts=facts, turn=auction.next_bidder(seat))
@@ -245,9 +231,9 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
         while i < len(moves):
             move = moves[i]
             i += 1
-            bid = PASSED if move.kind == PASS else index[move.value]
+            bid = PASSED if move.kind == Kind.PASS else index[move.value]
             bids[seat] = bid
-            facts.append(Fact(seat, BID, move.value or PASS))
+            facts.append(Fact(seat, Kind.BID, move.value or Kind.PASS))
             if bid != PASSED and all(b == PASSED for o, b in enumerate(bids) if o != seat):
                 done = Auction(auction.forehand, tuple(bids))
                 return self._contract_chosen(
@@ -262,13 +248,13 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
     def _contract_chosen(self, s: SlovenianState, seat: int, index: int) -> SlovenianState:
         c = self.contract_table[index]
         if c.id == "klop":
-            return evolve(s, contract=index, phase=TRICKS, turn=s.forehand)  # start_tricks
+            return start_tricks(s, s.forehand, contract=index)
         s = evolve(s, contract=index, declarer=seat, turn=seat)
         if self.calls_king(s, index):
-            return evolve(s, phase=CALLING)
+            return evolve(s, phase=Phase.CALLING)
         if c.talon_group:
-            return evolve(s, phase=TALON, exposed_talon=s.talon)
-        return evolve(s, phase=ANNOUNCE)
+            return evolve(s, phase=Phase.TALON, exposed_talon=s.talon)
+        return evolve(s, phase=Phase.ANNOUNCE)
 
     # --- announcements and kontra (engine.announce) -------------------------------------
 
@@ -327,23 +313,9 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
         c = self.contract_table[s.contract]
         return s.declarer if c.declarer_leads and s.declarer is not None else s.forehand
 
-    def legal_announce(self, s: SlovenianState) -> list[Move]:
-        return self.legal_round(s)
-
-    def explain_announce(self, s: SlovenianState, move: Move) -> str:
-        return self.explain_round(s, move)
-
-    def apply_announce(self, s: SlovenianState, move: Move) -> SlovenianState:
-        return self.apply_round(s, move)
-
-    def replay_announce(
-        self, s: SlovenianState, moves: Sequence[Move], start: int
-    ) -> tuple[SlovenianState, int]:
-        return self.replay_round(s, moves, start)
-
     # --- trick play hooks ---------------------------------------------------------------
 
-    def trick_rules(self, s: SlovenianState) -> t.TrickRules:  # type: ignore[override]
+    def trick_rules(self, s: SlovenianState) -> t.TrickRules:
         last = self.__dict__.get("_last_trick_rules")  # asked for every card: the last answer
         if last is not None and last[0] is s.rules and last[1] == s.contract:
             found: t.TrickRules = last[2]
@@ -354,7 +326,7 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
         self.__dict__["_last_trick_rules"] = (s.rules, s.contract, found)
         return found
 
-    def held_cards(self, s: SlovenianState, seat: int) -> tuple[Card, ...]:  # type: ignore[override]
+    def held_cards(self, s: SlovenianState, seat: int) -> tuple[Card, ...]:
         """An announcer of an ultimo keeps his pagat (called king) for the last trick; holding
         both copies (two packs) he may play one of them freely."""
         if not s.announced:
@@ -377,7 +349,7 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
     def _pagat_items(self) -> frozenset[str]:
         return self.family.items_of(d.PAGAT_ULTIMO)
 
-    def after_trick(self, s: SlovenianState, trick: Trick) -> SlovenianState:  # type: ignore[override]
+    def after_trick(self, s: SlovenianState, trick: Trick) -> SlovenianState:
         c = self.contract_table[s.contract]
         if c.id == "klop" and s.talon:
             gift = s.talon[0]
@@ -407,7 +379,7 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
         """Monds the declarer left in the untaken talon (a zaruf win takes the talon rest)."""
         return sum(1 for c in s.talon if is_mond(c)) if s.group is not None else 0
 
-    def hand_over(self, s: SlovenianState) -> bool:  # type: ignore[override]
+    def hand_over(self, s: SlovenianState) -> bool:
         if not any(s.hands):
             return True
         cid = self.contract_table[s.contract].id
@@ -418,7 +390,7 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
             return last is not None and last != s.declarer
         return False
 
-    def invariants(self, state: HandState, result: HandResult) -> list[str]:
+    def invariants(self, state: SlovenianState, result: HandResult) -> list[str]:
         """Two sides' card points add up to 2 x half; klop counts each pile alone, so the
         rounding of each pile may move the total by up to a third of a point per player.
         A team is the declarer and at most one partner per called card."""
@@ -429,14 +401,14 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
         slack = state.players // 3 if result.contract == "klop" else 0
         if abs(total - 2 * self.half) > slack:
             errors.append(f"card points add up to {total}")
-        if isinstance(state, SlovenianState) and len(result.team) > 1 + len(state.called):
+        if len(result.team) > 1 + len(state.called):
             errors.append(f"team {result.team} too large for the call")
         return errors
 
     # --- results, views, labels ---------------------------------------------------------
 
-    def result(self, s: SlovenianState) -> HandResult | None:  # type: ignore[override]
-        if s.phase == REDEAL:
+    def result(self, s: SlovenianState) -> HandResult | None:
+        if s.phase == Phase.REDEAL:
             n = s.players
             return HandResult("redeal", None, (), None, (0,) * n, (0,) * n, (), redeal=True)
         if not s.finished:
@@ -447,22 +419,22 @@ class SlovenianFamily(CallAndExchange, AnnouncementRound[SlovenianState], TrickP
         """Score lines of the bonuses (trula, kings, ultimos) of a normal contract."""
         return self.family.bonus_lines(self, s)
 
-    def view(self, s: SlovenianState, seat: int | None) -> View:  # type: ignore[override]
+    def view(self, s: SlovenianState, seat: int | None) -> View:
         return build_view(self, s, seat, self.legal_for(s, seat))
 
-    def label(self, s: SlovenianState, move: Move) -> str:  # type: ignore[override]
+    def label(self, s: SlovenianState, move: Move) -> str:
         deck = self._deck
-        if move.kind == CALL:
+        if move.kind == Kind.CALL:
             return self.call_label(s, move.value)
-        if move.kind in (PLAY, DISCARD):
+        if move.kind in (Kind.PLAY, Kind.DISCARD):
             return f"{move.kind.capitalize()} {deck.labels[deck.card(move.value)]}"
-        if move.kind == BID:
+        if move.kind == Kind.BID:
             return f"Bid {self.contract_table[self.contract_index[move.value]].name}"
-        if move.kind == PICK:
+        if move.kind == Kind.PICK:
             return self.pick_label(s, move.value)
-        if move.kind == ANNOUNCE_MOVE:
+        if move.kind == Kind.ANNOUNCE:
             return f"Announce {self.bonus_table(s.rules)[move.value][0]}"
-        if move.kind == KONTRA:
+        if move.kind == Kind.KONTRA:
             return (
                 f"{k.name(s.level(move.value) + 1).capitalize()} on {move.value.replace('_', ' ')}"
             )

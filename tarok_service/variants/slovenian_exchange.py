@@ -12,16 +12,7 @@ from ..engine.state import evolve, replace_at, without
 from ..engine.view import Fact
 from .slovenian_data import Contract
 from .slovenian_family import Family
-from .slovenian_state import (
-    ANNOUNCE,
-    CALL,
-    DISCARD,
-    PICK,
-    TALON,
-    SlovenianState,
-    is_suit_king,
-    is_trula,
-)
+from .slovenian_state import Kind, Phase, SlovenianState, is_suit_king, is_trula
 
 FREE_PICK = -1  # `group` once the declarer has taken his talon cards one by one
 
@@ -84,15 +75,15 @@ class CallAndExchange:
         return evolve(s, called=cards, partners=partners, talon_kings=in_talon)
 
     def legal_calling(self, s: SlovenianState) -> list[Move]:
-        return [Move(CALL, v) for v in self.call_values(s)]
+        return [Move(Kind.CALL, v) for v in self.call_values(s)]
 
     def explain_calling(self, s: SlovenianState, move: Move) -> str:
-        return m.CALL_NOT_ALLOWED if move.kind == CALL else m.WRONG_PHASE
+        return m.CALL_NOT_ALLOWED if move.kind == Kind.CALL else m.WRONG_PHASE
 
     def apply_calling(self, s: SlovenianState, move: Move) -> SlovenianState:
-        facts = (*s.facts, Fact(s.declarer, CALL, move.value))
+        facts = (*s.facts, Fact(s.declarer, Kind.CALL, move.value))
         called = self.with_call(s, self.call_cards(s, move.value))
-        return evolve(called, phase=TALON, exposed_talon=s.talon, facts=facts)
+        return evolve(called, phase=Phase.TALON, exposed_talon=s.talon, facts=facts)
 
     # --- talon exchange -----------------------------------------------------------------
 
@@ -118,20 +109,20 @@ class CallAndExchange:
         if s.group is None:
             if self.free_exchange(s):
                 codes = self.deck(s.rules).codes
-                return [Move(PICK, codes[c]) for c in s.talon]
-            return [Move(PICK, str(i)) for i in range(len(self.groups(s)))]
+                return [Move(Kind.PICK, codes[c]) for c in s.talon]
+            return [Move(Kind.PICK, str(i)) for i in range(len(self.groups(s)))]
         codes = self.deck(s.rules).codes
-        return [Move(DISCARD, codes[c]) for c in self.discardable(s)]
+        return [Move(Kind.DISCARD, codes[c]) for c in self.discardable(s)]
 
     def explain_talon(self, s: SlovenianState, move: Move) -> str:
-        if move.kind == DISCARD and s.group is not None:
+        if move.kind == Kind.DISCARD and s.group is not None:
             return m.DISCARD_NOT_ALLOWED
         return m.WRONG_PHASE
 
     def apply_talon(self, s: SlovenianState, move: Move) -> SlovenianState:
         assert s.declarer is not None
         deck = self.deck(s.rules)
-        if move.kind == PICK:
+        if move.kind == Kind.PICK:
             if self.free_exchange(s):
                 return self._take(s, deck.card(move.value))
             return self._pick(s, int(move.value))
@@ -140,14 +131,14 @@ class CallAndExchange:
         piles = replace_at(s.piles, s.declarer, (*s.piles[s.declarer], card))
         shown = deck.codes[card] if card.is_tarok else ""
         left = s.to_discard - 1
-        done = {"phase": ANNOUNCE, "turn": s.declarer} if left == 0 else {}
+        done = {"phase": Phase.ANNOUNCE, "turn": s.declarer} if left == 0 else {}
         return evolve(
             s,
             hands=hands,
             piles=piles,
             discards=(*s.discards, card),
             to_discard=left,
-            facts=(*s.facts, Fact(s.declarer, DISCARD, shown)),
+            facts=(*s.facts, Fact(s.declarer, Kind.DISCARD, shown)),
             **done,
         )
 
@@ -163,7 +154,7 @@ class CallAndExchange:
             talon=rest,
             to_discard=len(chosen),
             hands=replace_at(s.hands, s.declarer, hand),
-            facts=(*s.facts, Fact(s.declarer, PICK, str(index))),
+            facts=(*s.facts, Fact(s.declarer, Kind.PICK, str(index))),
         )
 
     def _take(self, s: SlovenianState, card: Card) -> SlovenianState:
@@ -176,7 +167,7 @@ class CallAndExchange:
             s,
             talon=without(s.talon, card),
             hands=replace_at(s.hands, s.declarer, hand),
-            facts=(*s.facts, Fact(s.declarer, PICK, deck.codes[card])),
+            facts=(*s.facts, Fact(s.declarer, Kind.PICK, deck.codes[card])),
         )
         if len(s.exposed_talon) - len(s.talon) < count:
             return s

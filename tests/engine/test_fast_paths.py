@@ -22,7 +22,7 @@ from tarok_service.engine.trickplay import TrickPlay, play_moves
 from tarok_service.engine.variant import Variant
 from tarok_service.selfplay import choose
 from tarok_service.variants.registry import all_variants, find_variant
-from tarok_service.variants.slovenian import SLOVENIAN, Slovenian
+from tarok_service.variants.slovenian import SLOVENIAN, Slovenian, SlovenianState
 
 CONFIGS = sorted((v.id, n) for v in all_variants() for n in v.player_counts)
 Hand = tuple[HandState, list[Move], list[HandState]]  # dealt state, moves, state after each
@@ -194,16 +194,17 @@ def test_is_legal_positions_cover_every_trick_rule() -> None:
 @pytest.mark.slow
 def test_apply_check_uses_the_fast_legality_and_keeps_the_reasons() -> None:
     rng = random.Random(5)
+    variant: Variant[Any] = SLOVENIAN  # the states of `playouts` are not typed per rule set
     for dealt, moves, states in playouts("slovenian", 4, 20, seed=5):
         for before, move in zip([dealt, *states][: len(moves)], moves, strict=True):
-            assert SLOVENIAN.apply(before, move) == SLOVENIAN.apply(before, move, check=False)
+            assert variant.apply(before, move) == variant.apply(before, move, check=False)
             if before.phase != TRICKS:
                 continue
-            for bad in candidates(SLOVENIAN, before, [], rng):
-                if bad not in SLOVENIAN.legal_moves(before):
+            for bad in candidates(variant, before, [], rng):
+                if bad not in variant.legal_moves(before):
                     with pytest.raises(IllegalMove) as err:
-                        SLOVENIAN.apply(before, bad)
-                    assert err.value.reason == SLOVENIAN.explain(before, bad)[0]
+                        variant.apply(before, bad)
+                    assert err.value.reason == variant.explain(before, bad)[0]
 
 
 class OwnApply(Slovenian):
@@ -212,14 +213,13 @@ class OwnApply(Slovenian):
     id = "test_own_apply"
     calls = 0
 
-    def apply_tricks(self, state: HandState, move: Move) -> HandState:
+    def apply_tricks(self, state: SlovenianState, move: Move) -> SlovenianState:
         OwnApply.calls += 1
-        after: HandState = super().apply_tricks(state, move)
-        return after
+        return super().apply_tricks(state, move)
 
 
 def test_replay_respects_a_rule_set_with_its_own_apply_tricks() -> None:
-    variant = OwnApply()
+    variant: Variant[Any] = OwnApply()  # `playouts` states are not typed per rule set
     for dealt, moves, states in playouts("slovenian", 4, 10, seed=4):
         OwnApply.calls = 0
         assert variant.replay(dealt, moves) == (states[-1] if states else dealt)

@@ -10,7 +10,7 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.match import MatchState
 from tarok_service.engine.options import OptionValue, Rules
 from tarok_service.engine.outcome import HandResult
-from tarok_service.engine.state import SCORED, TRICKS, HandState, Trick
+from tarok_service.engine.state import SCORED, TRICKS, Trick
 from tarok_service.variants import slovenian_data as d
 from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
 
@@ -71,10 +71,9 @@ def play(state: SlovenianState, *codes: str) -> SlovenianState:
     """Play the cards in turn order, with legality checks."""
     from tarok_service.engine.moves import Move
 
-    out: HandState = state
+    out = state
     for code in codes:
         out = SLOVENIAN.apply(out, Move("play", code))
-    assert isinstance(out, SlovenianState)
     return out
 
 
@@ -161,7 +160,7 @@ def _synthetic_tricks(
     return tricks
 
 
-def result_of(state: HandState) -> HandResult:
+def result_of(state: SlovenianState) -> HandResult:
     """The scored result of a finished hand (a finished hand always has one)."""
     result = SLOVENIAN.result(state)
     assert result is not None

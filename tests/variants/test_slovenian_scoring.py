@@ -6,7 +6,6 @@ import pytest
 
 from tarok_service.engine.cards import Card
 from tarok_service.engine.options import OptionValue
-from tarok_service.engine.state import HandState
 from tarok_service.variants import slovenian_data as d
 from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
 
@@ -17,7 +16,7 @@ KINGS = cards("HK DK CK SK")
 HEART_KING = DECK.card("HK")
 
 
-def scores(state: HandState) -> tuple[int, ...]:
+def scores(state: SlovenianState) -> tuple[int, ...]:
     result = result_of(state)
     assert result is not None
     return result.totals
