@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from ..engine import moves as m
@@ -25,6 +26,7 @@ class CallAndExchange:
 
     contract_table: tuple[Contract, ...]
     family: ClassVar[Family]
+    talon_group: Callable[[SlovenianState, int], tuple[Card, ...]]  # Variant's hook
 
     def deck(self, rules: Rules) -> Deck:
         raise NotImplementedError
@@ -117,6 +119,8 @@ class CallAndExchange:
     def explain_talon(self, s: SlovenianState, move: Move) -> str:
         if move.kind == Kind.DISCARD and s.group is not None:
             return m.DISCARD_NOT_ALLOWED
+        if move.kind == Kind.PICK and s.group is None and not self.free_exchange(s):
+            return m.NO_SUCH_GROUP  # a client's pick of a group this talon does not have
         return m.WRONG_PHASE
 
     def apply_talon(self, s: SlovenianState, move: Move) -> SlovenianState:
@@ -144,9 +148,8 @@ class CallAndExchange:
 
     def _pick(self, s: SlovenianState, index: int) -> SlovenianState:
         assert s.declarer is not None
-        groups = self.groups(s)
-        chosen = groups[index]
-        rest = tuple(c for i, g in enumerate(groups) if i != index for c in g)
+        chosen = self.talon_group(s, index)  # EngineBug for a group that cannot exist
+        rest = tuple(c for i, g in enumerate(self.groups(s)) if i != index for c in g)
         hand = self.deck(s.rules).sort(s.hands[s.declarer] + chosen)
         return evolve(
             s,

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from tarok_service.engine import moves as m
-from tarok_service.engine.moves import IllegalMove, Move
+from tarok_service.engine.moves import EngineBug, IllegalMove, Move
 from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import REDEAL, SCORED, TRICKS
 from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
@@ -25,9 +25,7 @@ TALON = "T2 T3 HK T8 S7 S8"
 
 
 def dealt(players: int = 4, **options: OptionValue) -> SlovenianState:
-    state = SLOVENIAN.deal(rules(players, **options), order_for(HANDS, TALON), dealer=3)
-    assert isinstance(state, SlovenianState)
-    return state
+    return SLOVENIAN.deal(rules(players, **options), order_for(HANDS, TALON), dealer=3)
 
 
 def do(state: SlovenianState, *ids: str) -> SlovenianState:
@@ -385,3 +383,16 @@ def test_unknown_option_and_bad_value_are_errors() -> None:
     with pytest.raises(OptionError) as err:
         SLOVENIAN.make_rules(5)
     assert err.value.field == "players"
+
+
+def test_a_pick_of_a_talon_group_that_does_not_exist() -> None:
+    """A client's pick is refused with its own reason; the same pick reaching the rules
+    unchecked is a programming error, never a rule reason."""
+    state = do(dealt(), "pass", "pass", "pass", "bid:two", "call:HK")
+    assert ids(state) == ["talon:0", "talon:1", "talon:2"]
+    for value in ("3", "-1", "x"):
+        with pytest.raises(IllegalMove) as err:
+            SLOVENIAN.apply(state, Move("talon", value))
+        assert err.value.reason == m.NO_SUCH_GROUP
+    with pytest.raises(EngineBug):
+        SLOVENIAN.apply(state, Move("talon", "3"), check=False)
