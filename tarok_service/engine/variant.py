@@ -227,6 +227,10 @@ class Variant(ABC, Generic[S]):
             raise EngineBug(f"{self.id}: no talon group {index} of {len(groups)}")
         return groups[index]
 
+    def call_cards(self, state: S, value: str) -> tuple[Card, ...] | None:
+        """The cards a `call:<value>` move names (None: calls name no cards)."""
+        return None
+
     def combinations(self, state: S, cards: Sequence[Card]) -> Declarable | None:
         """The combinations `cards` hold, for a `declare` move (None: no declarations)."""
         return None
