@@ -65,7 +65,8 @@ class Variant(ABC, Generic[S]):
     """A rule set over its own state type `S`. Subclasses set the class data, name their phases
     in a StrEnum (`phases`) and declare one `PhaseRule` per phase that takes moves in
     `phase_table()` (see `engine/phases.py`); the registry checks the table when the rule set
-    registers. Optional hooks have defaults here (`default_move`, `groups`, `combinations`)."""
+    registers. Optional hooks have defaults here (`default_move`, `groups`, `talon_group`,
+    `call_cards`, `combinations`)."""
 
     phases: ClassVar[type[StrEnum] | None] = None  # None: COMPATIBILITY, table found by names
     id: ClassVar[str]
@@ -226,6 +227,10 @@ class Variant(ABC, Generic[S]):
         if not 0 <= index < len(groups):
             raise EngineBug(f"{self.id}: no talon group {index} of {len(groups)}")
         return groups[index]
+
+    def call_cards(self, state: S, value: str) -> tuple[Card, ...] | None:
+        """The cards a `call:<value>` move names (None: calls name no cards)."""
+        return None
 
     def combinations(self, state: S, cards: Sequence[Card]) -> Declarable | None:
         """The combinations `cards` hold, for a `declare` move (None: no declarations)."""

@@ -200,9 +200,10 @@ def move_label(
         return labels.text("move_pick", cards=shown)
     if move.kind == "talon" and "card" in params:
         return labels.text("move_take", value=card_label(labels, move.value, deck))
-    if move.kind == "call" and hasattr(variant, "call_cards"):
-        cards = variant.call_cards(state, move.value)
-        return labels.text("move_call", value=" + ".join(card_text(labels, deck, x) for x in cards))
+    called = variant.call_cards(state, move.value) if move.kind == "call" else None
+    if called is not None:
+        shown = " + ".join(card_text(labels, deck, x) for x in called)
+        return labels.text("move_call", value=shown)
     if move.kind == "declare":
         return _declare_label(labels, variant, state)
     if kind == v.CARD:
