@@ -57,14 +57,14 @@ class RuleSetError(EngineBug):
 
 
 def check_table(
-    variant_id: str, phases: type[StrEnum] | None, table: Mapping[str, Any]
+    variant_id: str, phases: type[StrEnum], table: Mapping[str, Any]
 ) -> dict[str, PhaseRule[Any]]:
     """The table as a plain dict, after checking it against the declared `phases`: every phase
     but the hand-ending ones has an entry with a callable legal and apply, no entry names an
     undeclared or a hand-ending phase. RuleSetError names what is wrong."""
     where = f"rule set {variant_id!r}"
     table = {str(phase): rule for phase, rule in table.items()}
-    declared = [str(p) for p in phases] if phases is not None else sorted(ENDED | set(table))
+    declared = [str(p) for p in phases]
     for phase in table:
         if phase not in declared:
             raise RuleSetError(f"{where}: the phase table names {phase!r}, not one of {declared}")
@@ -83,31 +83,4 @@ def check_table(
             hook = getattr(rule, part)
             if hook is not None and not callable(hook):
                 raise RuleSetError(f"{where}: phase {phase!r}: {part} is not callable")
-    return table
-
-
-def legacy_table(variant: object) -> dict[str, PhaseRule[Any]]:
-    """COMPATIBILITY for rule sets not yet converted to a declared table: the table found from
-    method names `legal_<phase>` / `apply_<phase>` (and `explain_`, `is_legal_`, `replay_`).
-    To be removed with `Variant.phases = None` once every rule set declares its table."""
-    table: dict[str, PhaseRule[Any]] = {}
-    names = dir(variant)
-    for name in names:
-        if not name.startswith(("legal_", "apply_")) or name in ("legal_for", "legal_moves"):
-            continue
-        phase = name.partition("_")[2]
-        if phase in table:
-            continue
-        legal = getattr(variant, f"legal_{phase}", None)
-        apply = getattr(variant, f"apply_{phase}", None)
-        if legal is None or apply is None:
-            missing = "apply" if apply is None else "legal"
-            raise RuleSetError(f"{variant!r}: phase {phase!r} has no {missing}_{phase}")
-        table[phase] = PhaseRule(
-            legal,
-            apply,
-            getattr(variant, f"explain_{phase}", None),
-            getattr(variant, f"is_legal_{phase}", None),
-            getattr(variant, f"replay_{phase}", None),
-        )
     return table

@@ -14,7 +14,7 @@ from .match import MatchState, Settlement
 from .moves import EngineBug, IllegalMove, Move
 from .options import OptionError, OptionSpec, OptionValue, Rules, resolve
 from .outcome import HandResult
-from .phases import PhaseRule, PhaseTable, check_table, legacy_table
+from .phases import PhaseRule, PhaseTable, check_table
 from .state import HandState
 from .view import View
 
@@ -68,7 +68,7 @@ class Variant(ABC, Generic[S]):
     registers. Optional hooks have defaults here (`default_move`, `groups`, `talon_group`,
     `call_cards`, `combinations`)."""
 
-    phases: ClassVar[type[StrEnum] | None] = None  # None: COMPATIBILITY, table found by names
+    phases: ClassVar[type[StrEnum]]
     id: ClassVar[str]
     name: ClassVar[str]
     player_counts: ClassVar[tuple[int, ...]]
@@ -111,14 +111,10 @@ class Variant(ABC, Generic[S]):
 
     # --- phase dispatch -------------------------------------------------------------------
 
+    @abstractmethod
     def phase_table(self) -> PhaseTable[S]:
         """The phase table: a PhaseRule for every phase of `phases` that takes moves (every
-        phase but `scored` and `redeal`). Called once per variant object.
-
-        The default is a COMPATIBILITY path for rule sets not yet converted: the rules found
-        from the method names `legal_<phase>`, `apply_<phase>`, `explain_<phase>`,
-        `is_legal_<phase>`, `replay_<phase>`."""
-        return legacy_table(self)
+        phase but `scored` and `redeal`). Called once per variant object."""
 
     def checked_table(self) -> dict[str, PhaseRule[S]]:
         """The phase table, checked against `phases` (RuleSetError names what is wrong) and
