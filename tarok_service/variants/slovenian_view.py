@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from ..engine.moves import Move
 from ..engine.view import PublicCards, View, seat_view
+from .slovenian_state import Kind, SlovenianState
 
 if TYPE_CHECKING:
     from .slovenian import SlovenianFamily as Slovenian
-    from .slovenian_state import SlovenianState
 
 
 def partner_known(
@@ -27,8 +27,8 @@ def partner_known(
     spoke = any(
         f.seat == partner
         and (
-            (f.kind == "announce" and f.value in revealing)
-            or (f.kind == "kontra" and f.level % 2 == 0)
+            (f.kind == Kind.ANNOUNCE and f.value in revealing)
+            or (f.kind == Kind.KONTRA and f.level % 2 == 0)
         )
         for f in s.facts
     )

@@ -12,6 +12,9 @@ import pytest
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.selfplay import check_hand, run
 from tarok_service.variants import find_variant, registry
+from tarok_service.variants import vocabulary as vocab
+from tarok_service.variants.slovenian import SLOVENIAN
+from tarok_service.variants.vocabulary import vocabulary
 
 from .example_duel import Duel, DuelState, Kind, Phase
 from .example_house_tarok import HouseTarok
@@ -86,6 +89,9 @@ def test_the_house_variant_is_slovenian_tarok_configured_otherwise(house: HouseT
         state = house.apply(state, Move("pass"))
     bids = [m.id for m in house.legal_moves(state)]  # forehand, everybody else passed
     assert "bid:klop" in bids and "bid:open_beggar" not in bids
+    words, slovenian = vocabulary(house), vocabulary(SLOVENIAN)  # what a frontend translates
+    assert words[vocab.MOVE] == slovenian[vocab.MOVE] and words[vocab.WORD] == slovenian[vocab.WORD]
+    assert "open_beggar" not in words[vocab.CONTRACT]
 
 
 def test_the_house_variant_scores_by_its_own_tables(house: HouseTarok) -> None:
