@@ -64,6 +64,7 @@ class SlovenianFamily(
         self.talon_size, self.half, self.tie_rule = f.talon_size, f.half, f.tie_rule
         self.trula_kings_items = f.items_of(d.TRULA, d.KINGS)
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
+        self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
@@ -336,7 +337,7 @@ class SlovenianFamily(
         for item, who in s.announced:
             if who != seat:
                 continue
-            if item in (d.PAGAT_ULTIMO, *self._pagat_items()):
+            if item in self.pagat_items:
                 pool = [c for c in hand if is_pagat(c)]
             elif item in self.revealing_items:
                 pool = [c for c in hand if c in s.called]
@@ -345,9 +346,6 @@ class SlovenianFamily(
             if len(pool) == 1 and pool[0] not in held:
                 held += pool
         return tuple(held)
-
-    def _pagat_items(self) -> frozenset[str]:
-        return self.family.items_of(d.PAGAT_ULTIMO)
 
     def after_trick(self, s: SlovenianState, trick: Trick) -> SlovenianState:
         c = self.contract_table[s.contract]
