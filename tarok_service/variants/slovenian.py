@@ -180,7 +180,7 @@ class SlovenianFamily(
                     for b in bids
                 ]
             )
-        return list(found)
+        return [*found]
 
     def _memo(self, rules: Rules, name: str) -> dict[object, tuple[Any, ...]]:
         """A bounded memo of results that depend only on this rule set, the table `rules`
@@ -227,7 +227,7 @@ class SlovenianFamily(
         to `apply_bidding` one by one; stops after the bid that ends the auction."""
         auction, seat = s.auction, s.turn
         assert auction is not None and seat is not None
-        bids, facts = list(auction.bids), list(s.facts)
+        bids, facts = [*auction.bids], [*s.facts]
         index, players, i = self.contract_index, len(bids), start
         while i < len(moves):
             move = moves[i]
@@ -296,7 +296,7 @@ class SlovenianFamily(
         found = memo.get(key)
         if found is None:
             found = memo[key] = tuple(self._kontrable(s, seat))
-        return list(found)
+        return [*found]
 
     def _kontrable(self, s: SlovenianState, seat: int) -> list[str]:
         mine = self.side_of(s, seat)

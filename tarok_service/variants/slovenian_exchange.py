@@ -51,7 +51,7 @@ class CallAndExchange:
         pack where the family calls by suit."""
         if s.players in self.family.suit_call_players:
             values = [c.suit + FIGURE_FACES[c.rank] for c in self.callable_cards(s)]
-            return list(dict.fromkeys(values))
+            return [*dict.fromkeys(values)]
         codes = self.deck(s.rules).codes
         return [codes[c] for c in self.callable_cards(s)]
 
@@ -101,7 +101,7 @@ class CallAndExchange:
         assert s.declarer is not None
         hand = s.hands[s.declarer]
         allowed = [c for c in hand if not is_suit_king(c) and not is_trula(c)]
-        allowed = allowed or list(hand)  # only kings and trula left (two packs): any card
+        allowed = allowed or [*hand]  # only kings and trula left (two packs): any card
         if s.rules.flag("discard_taroks_only_if_forced"):
             suits = [c for c in allowed if not c.is_tarok]
             return suits or allowed

@@ -23,7 +23,7 @@ def score(variant: Slovenian, s: SlovenianState) -> HandResult:
     team = s.team()
     team_cards = [card for seat in team for card in s.piles[seat]]
     opp_cards = [card for seat in range(s.players) if seat not in team for card in s.piles[seat]]
-    opp_cards += list(s.talon) + [card for h in s.hands for card in h]  # early end: unplayed
+    opp_cards += [*s.talon] + [card for h in s.hands for card in h]  # early end: unplayed
     points = variant.deck(s.rules).points
     sides = (in_threes(team_cards, points), in_threes(opp_cards, points))
     if c.fixed:

@@ -22,7 +22,7 @@ def partner_known(
     if seat == partner:
         return True
     called = s.called
-    plays = [p for tr in s.tricks for p in tr.plays] + list(s.trick)
+    plays = [p for tr in s.tricks for p in tr.plays] + [*s.trick]
     played = any(who == partner and c in called for who, c in plays)
     spoke = any(
         f.seat == partner

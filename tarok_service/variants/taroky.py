@@ -193,7 +193,7 @@ class Taroky(AnnouncementRound[TarokyState], TrickPlay[TarokyState], Variant[Tar
     def _declaring(self, s: TarokyState) -> TarokyState:
         """Revealing declarations are made from every hand at once, from the declarer on."""
         assert s.declarer is not None
-        made, facts = [], list(s.facts)
+        made, facts = [], [*s.facts]
         for i in range(s.players):
             seat = (s.declarer + i) % s.players
             for item in declarations(s.hands[seat]):

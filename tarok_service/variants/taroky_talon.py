@@ -35,7 +35,7 @@ def call(s: TarokyState, card: Card) -> TarokyState:
     declarer = s.declarer
     assert declarer is not None
     s = evolve(s, called=card, facts=(*s.facts, Fact(declarer, Kind.CALL, DECK.codes[card])))
-    hands, received, queue, start = s.hands, list(s.received), [], 0
+    hands, received, queue, start = s.hands, [*s.received], [], 0
     for i, count in enumerate(d.SPLIT):
         seat = (declarer + i) % s.players
         cards = s.talon[start : start + count]
