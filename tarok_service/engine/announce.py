@@ -54,6 +54,10 @@ class AnnouncingState(HandState):
 
 S = TypeVar("S", bound=AnnouncingState)
 
+# Plain-str values for the hot paths (an enum member costs an attribute lookup through the enum
+# class on every use, and compares slower than a str).
+_PASS, _ANNOUNCE, _KONTRA = RoundKind.PASS.value, RoundKind.ANNOUNCE.value, RoundKind.KONTRA.value
+
 
 class AnnouncementRound(Generic[S]):
     """The round's legal moves, their effect and a fast replay of a run of passes, for a rule
@@ -81,25 +85,25 @@ class AnnouncementRound(Generic[S]):
         """Pass, then every announcement, then every kontra, in the hooks' order."""
         seat = s.turn
         assert seat is not None
-        moves = [shared_move(RoundKind.PASS)]
-        moves += [shared_move(RoundKind.ANNOUNCE, i) for i in self.announceable(s, seat)]
-        moves += [shared_move(RoundKind.KONTRA, i) for i in self.kontrable(s, seat)]
+        moves = [shared_move(_PASS)]
+        moves += [shared_move(_ANNOUNCE, i) for i in self.announceable(s, seat)]
+        moves += [shared_move(_KONTRA, i) for i in self.kontrable(s, seat)]
         return moves
 
     def explain_round(self, s: S, move: Move) -> str:
-        if move.kind == RoundKind.ANNOUNCE:
+        if move.kind == _ANNOUNCE:
             return m.ANNOUNCEMENT_NOT_ALLOWED
-        return m.KONTRA_NOT_ALLOWED if move.kind == RoundKind.KONTRA else m.WRONG_PHASE
+        return m.KONTRA_NOT_ALLOWED if move.kind == _KONTRA else m.WRONG_PHASE
 
     def apply_round(self, s: S, move: Move) -> S:
         seat = s.turn
         assert seat is not None
-        if move.kind == RoundKind.PASS:
+        if move.kind == _PASS:
             if s.passes + 1 == s.players:
                 return self._start_play(s)
             return evolve(s, passes=s.passes + 1, turn=(seat + 1) % s.players)
-        if move.kind == RoundKind.ANNOUNCE:
-            fact = Fact(seat, RoundKind.ANNOUNCE, move.value)
+        if move.kind == _ANNOUNCE:
+            fact = Fact(seat, _ANNOUNCE, move.value)
             return evolve(
                 s,
                 announced=(*s.announced, (move.value, seat)),
@@ -108,7 +112,7 @@ class AnnouncementRound(Generic[S]):
             )
         level = s.level(move.value) + 1
         levels = (*((i, v) for i, v in s.levels if i != move.value), (move.value, level))
-        fact = Fact(seat, RoundKind.KONTRA, move.value, level)
+        fact = Fact(seat, _KONTRA, move.value, level)
         return evolve(s, levels=levels, passes=0, facts=(*s.facts, fact))
 
     def replay_round(self, s: S, moves: Sequence[Move], start: int) -> tuple[S, int]:
@@ -116,7 +120,7 @@ class AnnouncementRound(Generic[S]):
         by one), equal to `apply_round` move by move."""
         seat, passes, i = s.turn, s.passes, start
         assert seat is not None
-        while i < len(moves) and moves[i].kind == RoundKind.PASS:
+        while i < len(moves) and moves[i].kind == _PASS:
             if passes + 1 == s.players:  # the last pass: play starts
                 return self._start_play(evolve(s, passes=passes, turn=seat)), i + 1
             passes, seat, i = passes + 1, (seat + 1) % s.players, i + 1

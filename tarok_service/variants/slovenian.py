@@ -35,6 +35,9 @@ from .slovenian_view import build_view
 __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily", "SlovenianState"]
 
 
+_PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
+
+
 @cache
 def family_deck(packs: int) -> Deck:
     """The pack (once or twice) a family rule set plays with, one object per pack count."""
@@ -176,7 +179,7 @@ class SlovenianFamily(
             table = self.contract_table
             found = memo[key] = tuple(
                 [
-                    shared_move(Kind.PASS) if b == PASSED else shared_move(Kind.BID, table[b].id)
+                    shared_move(_PASS) if b == PASSED else shared_move(_BID, table[b].id)
                     for b in bids
                 ]
             )
@@ -200,9 +203,9 @@ class SlovenianFamily(
         return memo
 
     def explain_bidding(self, s: SlovenianState, move: Move) -> str:
-        if move.kind == Kind.PASS:
+        if move.kind == _PASS:
             return m.PASS_NOT_ALLOWED
-        if move.kind != Kind.BID or move.value not in self.contract_index:
+        if move.kind != _BID or move.value not in self.contract_index:
             return m.WRONG_PHASE
         index = self.contract_index[move.value]
         only = self.forehand_only_contracts(s.rules)
@@ -213,9 +216,9 @@ class SlovenianFamily(
     def apply_bidding(self, s: SlovenianState, move: Move) -> SlovenianState:
         assert s.auction is not None and s.turn is not None
         seat = s.turn
-        bid = PASSED if move.kind == Kind.PASS else self.contract_index[move.value]
+        bid = PASSED if move.kind == _PASS else self.contract_index[move.value]
         auction = s.auction.bid(seat, bid)
-        facts = (*s.facts, Fact(seat, Kind.BID, move.value or Kind.PASS))
+        facts = (*s.facts, Fact(seat, _BID, move.value or _PASS))
         if bid != PASSED and auction.others_passed(seat):
             return self._contract_chosen(evolve(s, auction=auction, facts=facts), seat, bid)
         return evolve(s, auction=auction, facts=facts, turn=auction.next_bidder(seat))
@@ -232,9 +235,9 @@ class SlovenianFamily(
         while i < len(moves):
             move = moves[i]
             i += 1
-            bid = PASSED if move.kind == Kind.PASS else index[move.value]
+            bid = PASSED if move.kind == _PASS else index[move.value]
             bids[seat] = bid
-            facts.append(Fact(seat, Kind.BID, move.value or Kind.PASS))
+            facts.append(Fact(seat, _BID, move.value or _PASS))
             if bid != PASSED and all(b == PASSED for o, b in enumerate(bids) if o != seat):
                 done = Auction(auction.forehand, tuple(bids))
                 return self._contract_chosen(
