@@ -9,6 +9,8 @@ stable reason code of the first restriction broken (None when legal).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..engine import kontra as k
 from ..engine import moves as m
 from ..engine.cards import TAROK, Card, tarock40
@@ -58,17 +60,16 @@ def must_kontra(s: ZwanzigerState, seat: int) -> bool:
 
 def check(s: ZwanzigerState, seat: int, move: Move) -> str | None:
     """The reason `move` is not allowed for `seat` now, or None when it is legal."""
-    if move.kind == Kind.PASS:
-        return m.TURN_STARTED if s.speaking else _check_pass(s, seat)
-    if move.kind == Kind.END:
-        return _check_end(s, seat)
-    if move.kind == Kind.BID:
-        return _check_bid(s, seat, move.value)
-    if move.kind == Kind.ANNOUNCE:
-        return _check_announce(s, seat, move.value)
-    if move.kind == Kind.KONTRA:
-        return _check_kontra(s, seat, move.value)
-    return m.WRONG_PHASE
+    rule = _CHECKS.get(move.kind)
+    return m.WRONG_PHASE if rule is None else rule(s, seat, move.value)
+
+
+def _check_pass_move(s: ZwanzigerState, seat: int, value: str) -> str | None:
+    return m.TURN_STARTED if s.speaking else _check_pass(s, seat)
+
+
+def _check_end_move(s: ZwanzigerState, seat: int, value: str) -> str | None:
+    return _check_end(s, seat)
 
 
 def _check_pass(s: ZwanzigerState, seat: int) -> str | None:
@@ -153,6 +154,16 @@ def _check_kontra(s: ZwanzigerState, seat: int, item: str) -> str | None:
     if not k.can_raise(level, owner, top):
         return m.KONTRA_WRONG_SIDE
     return None
+
+
+# The check of each move kind, by kind (a dict: enum members are slow to look up one by one).
+_CHECKS: dict[str, Callable[[ZwanzigerState, int, str], str | None]] = {
+    Kind.PASS: _check_pass_move,
+    Kind.END: _check_end_move,
+    Kind.BID: _check_bid,
+    Kind.ANNOUNCE: _check_announce,
+    Kind.KONTRA: _check_kontra,
+}
 
 
 def legal(s: ZwanzigerState) -> list[Move]:
