@@ -178,21 +178,15 @@ def apply(s: ZwanzigerState, move: Move) -> ZwanzigerState:
     leaves it with the speaker."""
     assert s.turn is not None
     seat = s.turn
-    if move.kind == Kind.PASS:
-        if s.passes + 1 == s.players - 1:
-            return start_tricks(s, s.forehand, passes=0, accepted=s.accepted | {seat})
-        s = evolve(s, passes=s.passes + 1, accepted=s.accepted | {seat})
-    elif move.kind == Kind.END:
-        s = evolve(s, speaking=False)
-    else:
-        if move.kind == Kind.BID:
-            s = _new_game(s, seat, move.value)
-        elif move.kind == Kind.ANNOUNCE:
-            s = _announce(s, seat, move.value)
-        else:
-            s = _raise(s, seat, move.value)
-        return evolve(s, speaking=True)
-    return evolve(s, turn=s.next_seat(seat))
+    statement = _STATEMENTS.get(move.kind)
+    if statement is not None:
+        return evolve(statement(s, seat, move.value), speaking=True)
+    if move.kind == Kind.END:
+        return evolve(s, speaking=False, turn=s.next_seat(seat))
+    # a pass
+    if s.passes + 1 == s.players - 1:
+        return start_tricks(s, s.forehand, passes=0, accepted=s.accepted | {seat})
+    return evolve(s, passes=s.passes + 1, accepted=s.accepted | {seat}, turn=s.next_seat(seat))
 
 
 def _new_game(s: ZwanzigerState, seat: int, game: str) -> ZwanzigerState:
@@ -236,3 +230,11 @@ def _raise(s: ZwanzigerState, seat: int, item: str) -> ZwanzigerState:
         passes=0,
         facts=(*s.facts, Fact(seat, Kind.KONTRA, item, level)),
     )
+
+
+# What each statement does, by move kind (a dict: enum members are slow to look up one by one).
+_STATEMENTS: dict[str, Callable[[ZwanzigerState, int, str], ZwanzigerState]] = {
+    Kind.BID: _new_game,
+    Kind.ANNOUNCE: _announce,
+    Kind.KONTRA: _raise,
+}
