@@ -67,7 +67,7 @@ class OptionSpec:
 
 class Options(dict[str, OptionValue]):
     """Resolved options by name: a dict that cannot change after it is made, hashable (so
-    rules and states are). Reading is a plain dict lookup (hot path)."""
+    rules and states are)."""
 
     __slots__ = ("_hash",)
 
@@ -98,19 +98,23 @@ class Rules:
     variant: str
     players: int
     options: Mapping[str, OptionValue] = field(default_factory=Options)
+    # The same values in a plain dict, private: `opt`/`flag`/`num` are on hot paths, and a
+    # lookup in an exact dict is faster than in a dict subclass.
+    _values: dict[str, OptionValue] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if type(self.options) is not Options:
             object.__setattr__(self, "options", Options(self.options))
+        object.__setattr__(self, "_values", dict(self.options))
 
     def opt(self, name: str) -> OptionValue:
-        return self.options[name]
+        return self._values[name]
 
     def flag(self, name: str) -> bool:
-        return bool(self.options[name])
+        return bool(self._values[name])
 
     def num(self, name: str) -> int:
-        return int(self.options[name])
+        return int(self._values[name])
 
 
 def resolve(specs: Sequence[OptionSpec], given: Mapping[str, OptionValue]) -> Options:

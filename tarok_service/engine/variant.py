@@ -126,8 +126,10 @@ class Variant(ABC, Generic[S]):
             )
         return table
 
-    def _rule(self, phase: str) -> PhaseRule[S]:
-        """The phase's rule; EngineBug for a phase without one (a state that cannot arise)."""
+    def phase_rule(self, phase: str) -> PhaseRule[S]:
+        """The phase's rule (what the API below dispatches to; a caller that drives many moves
+        may look it up once per phase); EngineBug for a phase without one (a state that cannot
+        arise)."""
         table: dict[str, PhaseRule[S]] | None = self.__dict__.get("_phase_rules")
         if table is None:
             table = self.checked_table()
@@ -144,7 +146,7 @@ class Variant(ABC, Generic[S]):
         """Every legal move of the player to move; empty once the hand is over."""
         if state.finished:
             return []
-        moves = self._rule(state.phase).legal(state)
+        moves = self.phase_rule(state.phase).legal(state)
         # Remembered for a check of the same state's move in `apply` (legal, choose, apply).
         self.__dict__["_last_legal"] = (state, tuple(moves))
         return moves
@@ -153,7 +155,7 @@ class Variant(ABC, Generic[S]):
         """`move in legal_moves(state)`, through the phase's fast `is_legal` if any."""
         if state.finished:
             return False
-        rule = self._rule(state.phase)
+        rule = self.phase_rule(state.phase)
         if rule.is_legal is not None:
             return rule.is_legal(state, move)
         return move in rule.legal(state)
@@ -165,7 +167,7 @@ class Variant(ABC, Generic[S]):
         """
         if state.finished:
             raise IllegalMove(m.HAND_FINISHED, "the hand is over")
-        rule = self._rule(state.phase)
+        rule = self.phase_rule(state.phase)
         if check:
             fast = rule.is_legal
             if fast is not None:
@@ -188,7 +190,7 @@ class Variant(ABC, Generic[S]):
         while i < total:
             if state.finished:
                 raise IllegalMove(m.HAND_FINISHED, "the hand is over")
-            rule = self._rule(state.phase)
+            rule = self.phase_rule(state.phase)
             if rule.replay is not None:
                 state, i = rule.replay(state, todo, i)
             else:
@@ -198,7 +200,7 @@ class Variant(ABC, Generic[S]):
 
     def explain(self, state: S, move: Move) -> tuple[str, str]:
         """(reason code, sentence) for a move that is not legal now."""
-        hook = self._rule(state.phase).explain
+        hook = self.phase_rule(state.phase).explain
         if hook is not None:
             reason = hook(state, move)
             return reason, f"{move.id} is not allowed: {reason.lower().replace('_', ' ')}"

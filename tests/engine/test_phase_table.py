@@ -83,6 +83,7 @@ def test_the_toy_plays_to_the_end_through_its_table() -> None:
     toy = Toy()
     state = _deal(toy)
     assert state.phase == Phase.BID and toy.legal_moves(state) == [Move("bid"), Move("pass")]
+    assert toy.phase_rule(Phase.BID).legal(state) == toy.legal_moves(state)
     rng = random.Random(2)
     while not state.finished:
         state = toy.apply(state, rng.choice(toy.legal_moves(state)))
@@ -104,6 +105,7 @@ def test_a_phase_without_a_rule_is_an_engine_bug_not_a_rule_reason() -> None:
     toy = Toy()
     impossible = evolve(_deal(toy), phase="auction")
     for call in (
+        lambda: toy.phase_rule(impossible.phase),
         lambda: toy.legal_moves(impossible),
         lambda: toy.apply(impossible, Move("bid")),
         lambda: toy.is_legal(impossible, Move("bid")),
