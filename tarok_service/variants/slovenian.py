@@ -69,6 +69,7 @@ class SlovenianFamily(
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
+        self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
         return {
@@ -133,15 +134,19 @@ class SlovenianFamily(
     def bonus_groups(self, s: SlovenianState) -> tuple[Group, ...]:
         """The announcement groups open in this hand: king ultimo only after a call, items
         only at the player counts that play them."""
-        only, n = self.family.item_players, s.players
-        groups = []
-        for group in self.family.groups:
-            if group[0] == d.KING_ULTIMO and not s.called:
-                continue
-            open_items = tuple(i for i in group if n in only.get(i, (n,)))
-            if open_items:
-                groups.append(open_items)
-        return tuple(groups)
+        key = (s.players, bool(s.called))
+        found = self._groups.get(key)  # asked for every announcement move: kept per key
+        if found is None:
+            only, n = self.family.item_players, s.players
+            groups = []
+            for group in self.family.groups:
+                if group[0] == d.KING_ULTIMO and not s.called:
+                    continue
+                open_items = tuple(i for i in group if n in only.get(i, (n,)))
+                if open_items:
+                    groups.append(open_items)
+            found = self._groups[key] = tuple(groups)
+        return found
 
     # --- deal ---------------------------------------------------------------------------
 
@@ -272,11 +277,14 @@ class SlovenianFamily(
         if not self.contract_table[s.contract].bonuses:
             return []
         items: list[str] = []
+        announced = s.announced
         for group in self.bonus_groups(s):
-            said = [(item, who) for item, who in s.announced if item in group]
-            if any(who == seat for _, who in said):
-                continue
-            top = max((group.index(item) for item, _ in said), default=-1)
+            top = -1
+            if announced:
+                said = [(item, who) for item, who in announced if item in group]
+                if any(who == seat for _, who in said):
+                    continue
+                top = max((group.index(item) for item, _ in said), default=-1)
             if top + 1 < len(group) and self.may_announce(s, seat, group):
                 items += group[top + 1 :]
         return items
