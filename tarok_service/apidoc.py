@@ -267,8 +267,9 @@ The server speaks gRPC on its gRPC port (50051 by default). Every message below 
 `metadata` adds facts (the offending `field`, the seat whose `turn` it is, the
 `current_version`). Besides the errors listed for each call, any call may return
 `UNAVAILABLE STORE_UNAVAILABLE` (retry after the RetryInfo delay, with the same request id)
-and, for a server fault, `INTERNAL INTERNAL_ERROR`. Calls that change a table take a
-`request_id`: repeating a request with the same id returns the first answer and writes
+and, for a server fault, `INTERNAL INTERNAL_ERROR` (`INTERNAL ENGINE_BUG` when the rules engine
+meets a state or rule set that cannot arise: a bug, never a rule reason). Calls that change a
+table take a `request_id`: repeating a request with the same id returns the first answer and writes
 nothing, so any failed call can be retried safely.
 
 **Examples** use `buf curl`, which the virtualenv installs (`make install`), from the

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from .engine.variant import Variant
 from .variants.registry import all_variants
@@ -27,7 +28,7 @@ def _cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def tables(variant: Variant) -> str:
+def tables(variant: Variant[Any]) -> str:
     """The Markdown tables of one rule set: contracts and bonuses per player count, options."""
     out: list[str] = []
     for players in variant.player_counts:
@@ -55,7 +56,7 @@ def tables(variant: Variant) -> str:
     return "\n".join(out) + "\n"
 
 
-def render(page: str, variant: Variant) -> str:
+def render(page: str, variant: Variant[Any]) -> str:
     """`page` with its generated block replaced by the current tables."""
     head, _, rest = page.partition(BEGIN)
     _, _, tail = rest.partition(END)

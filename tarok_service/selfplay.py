@@ -10,6 +10,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .engine.cards import Card
 from .engine.match import MatchState
@@ -40,7 +41,7 @@ def card_census(state: HandState) -> Counter[Card]:
     return seen
 
 
-def check_hand(variant: Variant, state: HandState, result: HandResult) -> list[str]:
+def check_hand(variant: Variant[Any], state: HandState, result: HandResult) -> list[str]:
     """Invariants every finished hand must keep."""
     errors = []
     if card_census(state) != Counter(variant.deck(state.rules).cards):
@@ -65,7 +66,7 @@ class Tally:
 
 
 def play_hand(
-    variant: Variant, state: HandState, rng: random.Random, pass_rate: float, tally: Tally
+    variant: Variant[Any], state: HandState, rng: random.Random, pass_rate: float, tally: Tally
 ) -> HandResult:
     while not state.finished:
         moves = variant.legal_moves(state)
@@ -80,7 +81,7 @@ def play_hand(
     return result
 
 
-def run(variant: Variant, players: int, games: int, seed: int, pass_rate: float) -> Tally:
+def run(variant: Variant[Any], players: int, games: int, seed: int, pass_rate: float) -> Tally:
     rng = random.Random(seed)
     rules = variant.make_rules(players)
     tally = Tally()

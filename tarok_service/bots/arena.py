@@ -69,7 +69,7 @@ class DuelStats:
 
 
 def play_hand(
-    variant: Variant, rules: Rules, order: Sequence[Card], dealer: int, bots: Sequence[Bot]
+    variant: Variant[Any], rules: Rules, order: Sequence[Card], dealer: int, bots: Sequence[Bot]
 ) -> HandResult:
     """One hand with `bots[seat]` in each seat; every bot sees only its own view."""
     state = variant.deal(rules, order, dealer)
@@ -124,7 +124,7 @@ def duel(
 
 
 def _duplicate(
-    variant: Variant,
+    variant: Variant[Any],
     rules: Rules,
     order: Sequence[Card],
     dealer: int,

@@ -24,7 +24,7 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: View, variant: Variant, rules: Rules) -> Move: ...
+    def choose(self, view: View, variant: Variant[Any], rules: Rules) -> Move: ...
 
 
 def _random(seed: int | None, **kw: Any) -> Bot:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.variant import Variant
@@ -18,7 +20,7 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def choose(self, view: View, variant: Variant, rules: Rules) -> Move:
+    def choose(self, view: View, variant: Variant[Any], rules: Rules) -> Move:
         """One of `view.legal`."""
         if not view.legal:
             raise ValueError("no legal move: it is not this seat's turn")

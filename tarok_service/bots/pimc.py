@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from ..engine.cards import Card
 from ..engine.moves import Move
@@ -32,7 +33,7 @@ from .sampling_taroky import TarokySampler
 from .sampling_zwanzigerrufen import ZwanzigerSampler
 from .situation import Situation, friends_in_team, situation_from_view
 
-SAMPLERS: dict[str, Sampler] = {
+SAMPLERS: dict[str, Sampler[Any]] = {
     "slovenian": SlovenianSampler(),
     "zwanzigerrufen": ZwanzigerSampler(),
     "tarocco_bolognese": BologneseSampler(),
@@ -68,7 +69,7 @@ class PimcBot:
         self.fallback = HeuristicBot()
         self.samples_used = 0  # of the last decision (0: the heuristic decided)
 
-    def choose(self, view: View, variant: Variant, rules: Rules) -> Move:
+    def choose(self, view: View, variant: Variant[Any], rules: Rules) -> Move:
         """One of `view.legal`."""
         default = self.fallback.choose(view, variant, rules)
         self.samples_used = 0
@@ -85,7 +86,7 @@ class PimcBot:
         return moves[best]
 
     def evaluate(
-        self, view: View, variant: Variant, rules: Rules, sampler: Sampler
+        self, view: View, variant: Variant[Any], rules: Rules, sampler: Sampler[Any]
     ) -> list[float] | None:
         """Mean utility of each legal move over the samples, or None when none was drawn."""
         assert view.seat is not None
@@ -112,7 +113,9 @@ class PimcBot:
         return [t / count for t in totals] if count else None
 
 
-def playout(variant: Variant, state: HandState, team: Sequence[int], base: Situation) -> HandState:
+def playout(
+    variant: Variant[Any], state: HandState, team: Sequence[int], base: Situation
+) -> HandState:
     """Play the hand to its end with the heuristic card play for every seat (each knowing the
     sides of the sampled deal); other moves: the first legal one. Trick play runs on the
     engine's in-place loop (`engine.playout`)."""

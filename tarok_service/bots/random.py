@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..engine.moves import Move
 from ..engine.options import Rules
@@ -21,7 +22,7 @@ class RandomBot:
         self.rng = random.Random(seed)
         self.pass_bias = pass_bias
 
-    def choose(self, view: View, variant: Variant, rules: Rules) -> Move:
+    def choose(self, view: View, variant: Variant[Any], rules: Rules) -> Move:
         """One of `view.legal`, chosen at random."""
         if not view.legal:
             raise ValueError("no legal move: it is not this seat's turn")

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..engine.cards import Card
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.state import HandState
+from ..engine.trickplay import PLAY
 from ..engine.variant import Variant
 from ..engine.view import View
 from .situation import completed_tricks
@@ -22,20 +23,22 @@ from .situation import completed_tricks
 TALON_SLOT = -1  # the hidden talon cards
 DISCARD_SLOT = -2  # the declarer's discards this seat did not see
 
+S = TypeVar("S", bound=HandState)
 Allowed = Callable[[Card, int], bool]
 Check = Callable[[dict[int, list[Card]]], bool]
 
 
-class Sampler(Protocol):
-    """Builds full hand states consistent with a view (a variant-specific hook)."""
+class Sampler(Protocol[S]):
+    """Builds full hand states of its rule set's state type `S` consistent with a view (a
+    variant-specific hook)."""
 
-    def sample(self, view: View, rules: Rules, rng: random.Random) -> HandState | None:
+    def sample(self, view: View, rules: Rules, rng: random.Random) -> S | None:
         """A state whose view for `view.seat` shows what `view` shows, with the hidden cards
         dealt at random; None when the view is not in a phase the sampler handles, or no
         consistent deal was found."""
         ...
 
-    def team(self, state: HandState) -> tuple[int, ...]:
+    def team(self, state: S) -> tuple[int, ...]:
         """The declarer side of a (sampled) state; () when each plays for himself."""
         ...
 
@@ -123,7 +126,7 @@ def first_leader(view: View) -> int | None:
     return view.trick[0][0] if view.trick else view.turn
 
 
-def replay(variant: Variant, view: View, start: HandState) -> HandState | None:
+def replay(variant: Variant[S], view: View, start: S) -> S | None:
     """Play the cards the view shows from the state as trick play began; None when the
     result does not match the view (a seat out of turn, a finished hand, another turn)."""
     codes = variant.deck(start.rules).codes
@@ -132,7 +135,7 @@ def replay(variant: Variant, view: View, start: HandState) -> HandState | None:
         for seat, card in plays:
             if state.turn != seat or state.finished:
                 return None
-            state = variant.apply(state, Move("play", codes[card]), check=False)
+            state = variant.apply(state, Move(PLAY, codes[card]), check=False)
     if state.turn != view.turn or state.finished:
         return None
     return state

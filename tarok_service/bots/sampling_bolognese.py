@@ -23,19 +23,18 @@ from collections.abc import Sequence
 from ..engine.cards import Card
 from ..engine.moves import Move
 from ..engine.options import Rules
-from ..engine.state import TRICKS, HandState
-from ..engine.variant import Variant
 from ..engine.view import View
 from ..variants.bolognese_combinations import find
 from ..variants.bolognese_scoring import TEAMS
 from ..variants.tarocco_bolognese import (
     DEALER_EXTRA,
     DECK,
-    DECLARE,
     KEPT_BACK,
-    PASS,
     TAROCCO_BOLOGNESE,
     BologneseState,
+    Kind,
+    Phase,
+    TaroccoBolognese,
 )
 from .sampling import (
     DISCARD_SLOT,
@@ -55,15 +54,15 @@ Hands = tuple[tuple[Card, ...], ...]
 class BologneseSampler:
     """Samples Bolognese hands (and the dealer's hidden discards) from a seat's view."""
 
-    def __init__(self, variant: Variant = TAROCCO_BOLOGNESE) -> None:
+    def __init__(self, variant: TaroccoBolognese = TAROCCO_BOLOGNESE) -> None:
         self.variant = variant
         self._barred: dict[tuple[frozenset[Card], bool], frozenset[Card]] = {}
 
-    def team(self, state: HandState) -> tuple[int, ...]:
+    def team(self, state: BologneseState) -> tuple[int, ...]:
         return TEAMS[0]  # fixed partnerships: seats 0 and 2 against 1 and 3
 
-    def sample(self, view: View, rules: Rules, rng: random.Random) -> HandState | None:
-        if view.phase != TRICKS or view.seat is None:
+    def sample(self, view: View, rules: Rules, rng: random.Random) -> BologneseState | None:
+        if view.phase != Phase.TRICKS or view.seat is None:
             return None
         if view.last_trick and not view.tricks:  # a view without the trick history
             return None
@@ -148,23 +147,22 @@ class BologneseSampler:
 
     def _declarations(
         self, view: View, rules: Rules, hands: Hands, discards: tuple[Card, ...]
-    ) -> HandState | None:
+    ) -> BologneseState | None:
         """The state as trick play began: the declarations made again from `hands` (after the
         discard); None when they do not give the view's facts."""
         n = len(hands)
         piles = tuple(discards if s == view.dealer else () for s in range(n))
-        state: HandState = BologneseState(
-            rules=rules, dealer=view.dealer, phase=DECLARE, turn=(view.dealer + 1) % n,
+        state = BologneseState(
+            rules=rules, dealer=view.dealer, phase=Phase.DECLARE, turn=(view.dealer + 1) % n,
             hands=hands, talon=(), piles=piles, discards=discards,
         )  # fmt: skip
         for f in view.facts:
-            if state.phase != DECLARE:
+            if state.phase != Phase.DECLARE:
                 break
-            if f.kind not in (DECLARE, PASS) or f.seat != state.turn:
+            if f.kind not in (Kind.DECLARE, Kind.PASS) or f.seat != state.turn:
                 return None
             state = self.variant.apply(state, Move(f.kind), check=False)
-        assert isinstance(state, BologneseState)
-        if state.phase != TRICKS or state.facts != view.facts[: len(state.facts)]:
+        if state.phase != Phase.TRICKS or state.facts != view.facts[: len(state.facts)]:
             return None
         return state
 

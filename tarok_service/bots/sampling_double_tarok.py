@@ -1,14 +1,13 @@
 """A `Sampler` for double tarok: the Slovenian sampler over two packs and several called cards.
 
-Double tarok keeps Slovenian tarok's state (`DoubleState` adds tuples for what may now be
-several: called cards, partners, talon kings, captured monds), so the Slovenian sampler does
-the work; this one changes what the facts say about who holds what:
+Double tarok is the Slovenian family with two packs (its state's called cards, partners and
+captured monds are tuples that may hold several), so the Slovenian sampler does the work,
+the state included; this one changes what the facts say about who holds what:
 - with two copies of every card, an announced pagat ultimo (or king ultimo) says only that the
   announcer holds one of the two pagats (one of the called kings), and with 6 and 8 players a
   partner who has shown himself holds one of the two called kings: such facts pin one copy,
   chosen at random, to the seat;
-- the talon may have been taken card by card (option `talon_exchange=free`);
-- the sampled state's partners are the holders of the called cards, as at the call.
+- the talon may have been taken card by card (option `talon_exchange=free`).
 """
 
 from __future__ import annotations
@@ -17,11 +16,9 @@ import random
 from dataclasses import replace
 
 from ..engine.cards import KING, PAGAT, QUEEN, TAROK, Card, Deck
-from ..engine.options import Rules
 from ..engine.view import View
 from ..variants import double_tarok_data as dd
-from ..variants.double_tarok import DOUBLE_TAROK, FREE_PICK, DoubleState, DoubleTarok
-from ..variants.slovenian import SlovenianState
+from ..variants.double_tarok import DOUBLE_TAROK, DoubleTarok
 from .sampling import Allowed, Must, choose_holders
 from .sampling_slovenian import Known, SlovenianSampler
 from .situation import called_cards, completed_tricks, infer_voids
@@ -108,33 +105,3 @@ class DoubleTarokSampler(SlovenianSampler):
             return base(card, slot) and not (card in called and slot in shy)
 
         return allowed
-
-    # --- the state when play began ------------------------------------------------------
-
-    def _start(
-        self, view: View, rules: Rules, deck: Deck, known: Known, dealt: dict[int, list[Card]]
-    ) -> SlovenianState:
-        state = super()._start(view, rules, deck, known, dealt)
-        assert isinstance(state, DoubleState)
-        called = called_cards(view, deck)
-        exposed = set(known.exposed)
-        holders = {
-            seat
-            for seat, hand in enumerate(state.hands)
-            for c in called
-            if c in hand and c not in exposed
-        }
-        partners = tuple(sorted(holders - {view.declarer}))
-        talon_kings = tuple(c for c in called if c in exposed)
-        single = len(called) == 1
-        free = any(f.kind == "talon" and f.value in deck.by_code for f in view.facts)
-        return replace(
-            state,
-            called_set=called,
-            partner_set=partners,
-            talon_kings=talon_kings,
-            king_in_talon=bool(talon_kings),
-            called=called[0] if single else None,
-            partner=partners[0] if single and partners else None,
-            group=FREE_PICK if free else state.group,
-        )

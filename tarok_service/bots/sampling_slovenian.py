@@ -1,4 +1,4 @@
-"""A `Sampler` for Slovenian tarok: rebuild a `SlovenianState` from one seat's view.
+"""A `Sampler` for the Slovenian family: rebuild a `SlovenianState` from one seat's view.
 
 Only the trick-play phase is sampled. The state is rebuilt as it stood when play began (each
 seat's hand = the cards it still holds plus those it played), then the tricks the view shows
@@ -12,13 +12,13 @@ import random
 from dataclasses import dataclass
 
 from ..engine.auction import PASSED, Auction
-from ..engine.cards import KING, MOND, PAGAT, TAROK, Card, Deck
-from ..engine.moves import Move
+from ..engine.cards import KING, PAGAT, TAROK, Card, Deck
 from ..engine.options import Rules
-from ..engine.state import TRICKS, HandState
+from ..engine.state import TRICKS
 from ..engine.view import View
-from ..variants.slovenian import SLOVENIAN, Slovenian, SlovenianState, st
-from .sampling import DISCARD_SLOT, TALON_SLOT, Allowed, deal_constrained
+from ..variants.slovenian import SLOVENIAN, SlovenianFamily, SlovenianState
+from ..variants.slovenian_exchange import FREE_PICK
+from .sampling import DISCARD_SLOT, TALON_SLOT, Allowed, deal_constrained, replay
 from .situation import called_cards, completed_tricks, infer_voids, talon_split
 
 
@@ -41,13 +41,13 @@ class Known:
 class SlovenianSampler:
     """Samples Slovenian hands (and rule sets sharing its state, given their variant)."""
 
-    def __init__(self, variant: Slovenian = SLOVENIAN) -> None:
+    def __init__(self, variant: SlovenianFamily = SLOVENIAN) -> None:
         self.variant = variant
 
-    def team(self, state: HandState) -> tuple[int, ...]:
-        return st(state).team()
+    def team(self, state: SlovenianState) -> tuple[int, ...]:
+        return state.team()
 
-    def sample(self, view: View, rules: Rules, rng: random.Random) -> HandState | None:
+    def sample(self, view: View, rules: Rules, rng: random.Random) -> SlovenianState | None:
         if view.phase != TRICKS or view.seat is None or not view.contract:
             return None
         if view.last_trick and not view.tricks:  # a view without the trick history
@@ -58,7 +58,7 @@ class SlovenianSampler:
         if dealt is None:
             return None
         start = self._start(view, rules, deck, known, dealt)
-        return self._replay(view, start, deck)
+        return replay(self.variant, view, start)
 
     # --- what is known ------------------------------------------------------------------
 
@@ -168,37 +168,35 @@ class SlovenianSampler:
         piles = tuple(discards if s == declarer else () for s in range(n))
         contract = v.contract_index[view.contract]
         called = called_cards(view, deck)
-        partner = self._partner(declarer, called, known.exposed, hands)
+        exposed = set(known.exposed)
         pick = next((f.value for f in view.facts if f.kind == "talon"), None)
-        return v.state_type(
+        group = None if pick is None else FREE_PICK if pick in deck.by_code else int(pick)
+        return SlovenianState(
             rules=rules, dealer=view.dealer, phase=TRICKS, turn=self._leader(view),
             hands=hands, talon=tuple(talon), piles=piles,
             auction=_auction(view, v), contract=contract, declarer=declarer,
-            called=called[0] if called else None, partner=partner,
-            king_in_talon=bool(called) and called[0] in known.exposed,
+            called=called, partners=self._partners(declarer, called, exposed, hands),
+            talon_kings=tuple(c for c in called if c in exposed),
             exposed_talon=known.exposed,
-            group=int(pick) if pick is not None and pick.isdigit() else None,
+            group=group,
             discards=discards,
             announced=tuple((f.value, f.seat) for f in view.facts
                             if f.kind == "announce" and f.seat is not None),
             levels=_levels(view),
-            mond_left=any(c.is_tarok and c.rank == MOND for c in known.rest),
             facts=view.facts,
         )  # fmt: skip
 
     @staticmethod
-    def _partner(
+    def _partners(
         declarer: int | None,
         called: tuple[Card, ...],
-        exposed: tuple[Card, ...],
+        exposed: set[Card],
         hands: tuple[tuple[Card, ...], ...],
-    ) -> int | None:
-        """The holder of the called card when it was called, unless that is the declarer or
-        the card lay in the talon."""
-        if not called or called[0] in exposed:
-            return None
-        holder = next((s for s, h in enumerate(hands) if called[0] in h), None)
-        return None if holder == declarer else holder
+    ) -> tuple[int, ...]:
+        """The holders of the called cards when they were called, other than the declarer (a
+        called card in the talon has no holder)."""
+        holders = {s for s, h in enumerate(hands) for c in called if c in h and c not in exposed}
+        return tuple(sorted(holders - {declarer}))
 
     @staticmethod
     def _leader(view: View) -> int | None:
@@ -206,20 +204,8 @@ class SlovenianSampler:
             return view.tricks[0].leader
         return view.trick[0][0] if view.trick else view.turn
 
-    def _replay(self, view: View, start: SlovenianState, deck: Deck) -> HandState | None:
-        """Play the tricks the view shows; None when the result does not match the view."""
-        state: HandState = start
-        for plays in (*completed_tricks(view), view.trick):
-            for seat, card in plays:
-                if state.turn != seat or state.finished:
-                    return None
-                state = self.variant.apply(state, Move("play", deck.codes[card]), check=False)
-        if state.turn != view.turn or state.finished:
-            return None
-        return state
 
-
-def _auction(view: View, v: Slovenian) -> Auction:
+def _auction(view: View, v: SlovenianFamily) -> Auction:
     n = len(view.hand_sizes)
     bids: list[int | None] = [None] * n
     for f in view.facts:

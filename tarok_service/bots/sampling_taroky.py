@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from ..engine.auction import PASSED, Auction
 from ..engine.cards import KING, MOND, PAGAT, SKIS, TAROK, Card
 from ..engine.options import Rules
-from ..engine.state import TRICKS, HandState
+from ..engine.state import TRICKS
 from ..engine.view import View
 from ..variants import taroky_data as d
 from ..variants.taroky import TAROKY, Taroky
 from ..variants.taroky_declarations import declarations
-from ..variants.taroky_state import DECK, TarokyState, st
+from ..variants.taroky_state import DECK, TarokyState
 from ..variants.taroky_talon import CALL_RANKS, REJECT
 from .sampling import (
     TALON_SLOT,
@@ -84,10 +84,10 @@ class TarokySampler:
         assert isinstance(chosen, Taroky)
         self.variant = chosen
 
-    def team(self, state: HandState) -> tuple[int, ...]:
-        return st(state).team()
+    def team(self, state: TarokyState) -> tuple[int, ...]:
+        return state.team()
 
-    def sample(self, view: View, rules: Rules, rng: random.Random) -> HandState | None:
+    def sample(self, view: View, rules: Rules, rng: random.Random) -> TarokyState | None:
         if view.phase != TRICKS or view.seat is None or not view.contract:
             return None
         if view.last_trick and not view.tricks:  # a view without the trick history
@@ -249,9 +249,15 @@ class TarokySampler:
                                if f.kind == "declaration" and f.seat is not None),
             announced=tuple((f.value, f.seat) for f in view.facts
                             if f.kind == "announce" and f.seat is not None),
-            flek=sum(1 for f in view.facts if f.kind == "kontra"),
+            levels=_levels(view),
             facts=view.facts,
         )  # fmt: skip
+
+
+def _levels(view: View) -> tuple[tuple[str, int], ...]:
+    """The flek level of the game part, from the kontra facts."""
+    flek = sum(1 for f in view.facts if f.kind == "kontra")
+    return ((d.GAME, flek),) if flek else ()
 
 
 def _auction(view: View) -> Auction:

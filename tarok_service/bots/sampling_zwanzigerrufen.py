@@ -28,21 +28,11 @@ import random
 from ..engine.cards import TAROK, Card, Deck
 from ..engine.moves import Move
 from ..engine.options import Rules
-from ..engine.state import TRICKS, HandState
-from ..engine.variant import Variant
 from ..engine.view import View
 from ..variants import zwanzigerrufen_data as d
-from ..variants.zwanzigerrufen import ZWANZIGERRUFEN, needs_redeal
-from ..variants.zwanzigerrufen_auction import (
-    ANNOUNCE,
-    BID,
-    CALLED,
-    END,
-    KONTRA,
-    PASS,
-    suit_cards,
-)
-from ..variants.zwanzigerrufen_state import AUCTION, ZwanzigerState, st
+from ..variants.zwanzigerrufen import ZWANZIGERRUFEN, Zwanzigerrufen, needs_redeal
+from ..variants.zwanzigerrufen_auction import suit_cards
+from ..variants.zwanzigerrufen_state import CALLED, Kind, Phase, ZwanzigerState
 from ..variants.zwanzigerrufen_view import shows_playing_side
 from .sampling import (
     Allowed,
@@ -59,14 +49,14 @@ PAGAT_CARD = d.TRULL_CARDS[0]
 class ZwanzigerSampler:
     """Samples Zwanzigerrufen hands from a seat's view."""
 
-    def __init__(self, variant: Variant = ZWANZIGERRUFEN) -> None:
+    def __init__(self, variant: Zwanzigerrufen = ZWANZIGERRUFEN) -> None:
         self.variant = variant
 
-    def team(self, state: HandState) -> tuple[int, ...]:
-        return st(state).team()
+    def team(self, state: ZwanzigerState) -> tuple[int, ...]:
+        return state.team()
 
-    def sample(self, view: View, rules: Rules, rng: random.Random) -> HandState | None:
-        if view.phase != TRICKS or view.seat is None or view.declarer is None:
+    def sample(self, view: View, rules: Rules, rng: random.Random) -> ZwanzigerState | None:
+        if view.phase != Phase.TRICKS or view.seat is None or view.declarer is None:
             return None
         if view.last_trick and not view.tricks:  # a view without the trick history
             return None
@@ -113,7 +103,7 @@ class ZwanzigerSampler:
             if f.seat is None:
                 continue
             side = shows_playing_side(f)
-            if f.kind == BID:
+            if f.kind == Kind.BID:
                 call = None
             elif f.kind == CALLED and f.value in deck.by_code:
                 call = deck.by_code[f.value], f.seat
@@ -126,7 +116,7 @@ class ZwanzigerSampler:
                 barred.setdefault(call[0], set()).add(f.seat)
             elif call is not None and side and f.seat != call[1]:
                 pins[call[0]] = f.seat
-            if f.kind == ANNOUNCE and d.base_addition(f.value) == d.PAGAT_ITEM:
+            if f.kind == Kind.ANNOUNCE and d.base_addition(f.value) == d.PAGAT_ITEM:
                 pins[PAGAT_CARD] = f.seat
         called = called_cards(view, deck)
         partners = [p for p in view.partners if p != view.declarer]
@@ -146,11 +136,11 @@ class ZwanzigerSampler:
             for trick in plays:
                 if trick and trick[0][1].is_tarok:
                     voids.setdefault(trick[0][0], set()).update(suits)
-        last_bid = max((i for i, f in enumerate(view.facts) if f.kind == BID), default=0)
+        last_bid = max((i for i, f in enumerate(view.facts) if f.kind == Kind.BID), default=0)
         keepers = {
             f.seat
             for f in view.facts[last_bid:]
-            if f.kind == ANNOUNCE and d.base_addition(f.value) == d.PAGAT_ITEM
+            if f.kind == Kind.ANNOUNCE and d.base_addition(f.value) == d.PAGAT_ITEM
         }
         for trick in plays[: d.TRICKS - 1]:
             for seat, card in trick:
@@ -164,13 +154,15 @@ class ZwanzigerSampler:
         if any(needs_redeal(h) for h in hands):
             return False
         need = rules.num("colour_solo_min_suits")
-        solo = [f.seat for f in view.facts if f.kind == BID and f.value == d.COLOUR_SOLO]
+        solo = [f.seat for f in view.facts if f.kind == Kind.BID and f.value == d.COLOUR_SOLO]
         if any(s is not None and suit_cards(hands[s]) < need for s in solo):
             return False
         if view.contract != d.CALL or rules.num("max_kontra") == 0:
             return True
-        kontra = any(f.kind == KONTRA and f.value == d.GAME for f in view.facts)
-        valat = any(f.kind == ANNOUNCE and d.base_addition(f.value) == d.VALAT for f in view.facts)
+        kontra = any(f.kind == Kind.KONTRA and f.value == d.GAME for f in view.facts)
+        valat = any(
+            f.kind == Kind.ANNOUNCE and d.base_addition(f.value) == d.VALAT for f in view.facts
+        )
         if kontra or valat:
             return True
         by_code = ZWANZIGERRUFEN.deck(rules).by_code
@@ -184,31 +176,31 @@ class ZwanzigerSampler:
 
     def _auction(
         self, view: View, rules: Rules, hands: tuple[tuple[Card, ...], ...]
-    ) -> HandState | None:
+    ) -> ZwanzigerState | None:
         """The auction replayed from the facts over the dealt hands; None when it does not
         give the view's facts."""
         n = len(hands)
         forehand = (view.dealer + 1) % n
-        state: HandState = ZwanzigerState(
-            rules=rules, dealer=view.dealer, phase=AUCTION, turn=forehand, hands=hands,
+        state = ZwanzigerState(
+            rules=rules, dealer=view.dealer, phase=Phase.AUCTION, turn=forehand, hands=hands,
             talon=(), piles=((),) * n, dealt=hands,
         )  # fmt: skip
         moves = [(f.seat, _move(f.kind, f.value)) for f in view.facts if f.kind != CALLED]
         i = 0
-        while state.phase == AUCTION:
+        while state.phase == Phase.AUCTION:
             if i < len(moves) and moves[i][0] == state.turn:
                 move, i = moves[i][1], i + 1
             else:  # no more statements this turn: end it, or it was a pass
-                move = Move(END) if st(state).speaking else Move(PASS)
+                move = Move(Kind.END) if state.speaking else Move(Kind.PASS)
             state = self.variant.apply(state, move, check=False)
-        if i != len(moves) or st(state).facts != view.facts or state.phase != TRICKS:
+        if i != len(moves) or state.facts != view.facts or state.phase != Phase.TRICKS:
             return None
         return state
 
 
 def _move(kind: str, value: str) -> Move:
     """The auction move that made a fact (an announcement's fact names the side's item)."""
-    return Move(kind, d.base_addition(value) if kind == ANNOUNCE else value)
+    return Move(kind, d.base_addition(value) if kind == Kind.ANNOUNCE else value)
 
 
 def _allowed(

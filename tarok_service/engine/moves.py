@@ -1,4 +1,5 @@
-"""Moves with stable ids, and the typed error raised for an illegal one."""
+"""Moves with stable ids, the typed error raised for an illegal one, and the one raised for a
+programming error (a state or rule set that cannot arise, never a client's fault)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ DISCARD_NOT_ALLOWED = "DISCARD_NOT_ALLOWED"
 ANNOUNCEMENT_NOT_ALLOWED = "ANNOUNCEMENT_NOT_ALLOWED"
 KONTRA_NOT_ALLOWED = "KONTRA_NOT_ALLOWED"
 ILLEGAL_MOVE = "ILLEGAL_MOVE"
+NO_SUCH_GROUP = "NO_SUCH_TALON_GROUP"  # a talon pick naming a group the talon does not have
 # Zwanzigerrufen (one combined auction of games, additions and kontras; colour solo play)
 TAROK_LEAD_NOT_ALLOWED = "TAROK_LEAD_NOT_ALLOWED"
 FOREHAND_MUST_ANNOUNCE = "FOREHAND_MUST_ANNOUNCE"
@@ -88,3 +90,8 @@ class IllegalMove(ValueError):
         super().__init__(message)
         self.reason = reason
         self.message = message
+
+
+class EngineBug(RuntimeError):
+    """A programming error in the rules (a phase without handlers, a state that cannot arise):
+    never a rule reason; the service answers INTERNAL and logs it with its traceback."""

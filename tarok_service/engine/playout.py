@@ -10,15 +10,16 @@ trick play runs on bitmask hands in place, one state built per trick for the rul
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from . import tricks as t
 from .bitcards import BitDeck, bit_deck
 from .cards import Card
 from .moves import Move
+from .phases import PhaseRule
 from .state import TRICKS, HandState, Play, evolve
 from .trickplay import TrickPlay
-from .variant import PhaseHooks, Variant
+from .variant import Variant
 
 T = TypeVar("T")
 
@@ -36,7 +37,7 @@ PickMove = Callable[[list[Move]], Move]
 PickCard = Callable[[HandState, int, list[Card], list[Play]], Card]
 
 
-def random_playout(variant: Variant, state: HandState, rng: Chooser) -> HandState:
+def random_playout(variant: Variant[Any], state: HandState, rng: Chooser) -> HandState:
     """The finished hand after uniformly random legal moves from `state`."""
     choice = rng.choice
 
@@ -47,18 +48,18 @@ def random_playout(variant: Variant, state: HandState, rng: Chooser) -> HandStat
 
 
 def playout(
-    variant: Variant, state: HandState, pick_move: PickMove, pick_card: PickCard
+    variant: Variant[Any], state: HandState, pick_move: PickMove, pick_card: PickCard
 ) -> HandState:
     """The finished hand from `state`: card plays chosen by `pick_card`, other moves by
     `pick_move` (from the legal ones, in the order of `legal_moves`)."""
     trick_play = variant if isinstance(variant, TrickPlay) else None
     fast = trick_play is not None and _plain_trick_play(trick_play)
-    found: dict[str, PhaseHooks] = {}  # each phase's hooks, looked up once per playout
+    found: dict[str, PhaseRule[Any]] = {}  # each phase's hooks, looked up once per playout
     while not state.finished:
         phase = state.phase
         hooks = found.get(phase)
         if hooks is None:
-            hooks = found[phase] = variant._hooks(phase)
+            hooks = found[phase] = variant.phase_rule(phase)
         if phase == TRICKS and trick_play is not None and state.turn is not None:
             played = _play_tricks(trick_play, state, pick_card) if fast else None
             if played is None:  # one card through the hooks
@@ -72,7 +73,7 @@ def playout(
     return state
 
 
-def _plain_trick_play(variant: TrickPlay) -> bool:
+def _plain_trick_play(variant: TrickPlay[Any]) -> bool:
     """Whether the rule set plays tricks through `TrickPlay` itself (what the bitmask loop
     reproduces), not through overrides of its own."""
     own = type(variant)
@@ -96,7 +97,9 @@ def _plain(rules: t.TrickRules) -> bool:
     )
 
 
-def _play_tricks(variant: TrickPlay, state: HandState, pick_card: PickCard) -> HandState | None:
+def _play_tricks(
+    variant: TrickPlay[Any], state: HandState, pick_card: PickCard
+) -> HandState | None:
     """The policy's card plays from `state` as long as trick play goes on; None when the hands
     are not in deck order (the masks could not give the legal cards in hand order)."""
     bits = bit_deck(variant.deck(state.rules))

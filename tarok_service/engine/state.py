@@ -11,9 +11,10 @@ from .options import Rules
 SCORED = "scored"
 REDEAL = "redeal"
 TRICKS = "tricks"
+ENDED = frozenset({SCORED, REDEAL})  # the phases that end a hand (no moves, no handlers)
 
 Play = tuple[int, Card]
-S = TypeVar("S")
+S = TypeVar("S")  # any frozen slots dataclass (for `evolve`)
 
 
 @dataclass(frozen=True, slots=True)

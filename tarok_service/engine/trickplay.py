@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from . import tricks as t
 from .cards import Card, Deck
 from .moves import Move
+from .phases import PhaseRule
 from .state import SCORED, TRICKS, HandState, Trick, evolve, replace_at, without
+
+S = TypeVar("S", bound=HandState)
 
 PLAY = "play"
 
@@ -23,9 +26,10 @@ def play_moves(deck: Deck) -> dict[Card, Move]:
     return found[1]
 
 
-class TrickPlay:
-    """Mixin giving a Variant `legal_tricks` / `apply_tricks` (and the fast `is_legal_tricks`
-    and `replay_tricks` the Variant base uses when present).
+class TrickPlay(Generic[S]):
+    """Mixin giving a Variant the `tricks` phase: `trick_phase()` is its PhaseRule
+    (`legal_tricks`, `apply_tricks`, `explain_tricks` and the fast `is_legal_tricks` and
+    `replay_tricks`).
 
     Hooks a variant may override: `trick_rules`, `held_cards`, `after_trick`, `hand_over`,
     `finish_play`. The variant must provide `deck(rules)`. `trick_rules` must
@@ -35,25 +39,35 @@ class TrickPlay:
     def deck(self, rules: Any) -> Deck:
         raise NotImplementedError
 
-    def trick_rules(self, state: HandState) -> t.TrickRules:
+    def trick_phase(self) -> PhaseRule[S]:
+        """The `tricks` entry of the variant's phase table."""
+        return PhaseRule(
+            self.legal_tricks,
+            self.apply_tricks,
+            self.explain_tricks,
+            self.is_legal_tricks,
+            self.replay_tricks,
+        )
+
+    def trick_rules(self, state: S) -> t.TrickRules:
         return _DEFAULT_RULES
 
-    def held_cards(self, state: HandState, seat: int) -> tuple[Card, ...]:
+    def held_cards(self, state: S, seat: int) -> tuple[Card, ...]:
         """Cards the seat must keep for the last trick while it has another legal card."""
         return ()
 
-    def playable(self, state: HandState, seat: int) -> list[Card]:
+    def playable(self, state: S, seat: int) -> list[Card]:
         """Cards `seat` may play into the current trick."""
         hand = state.hands[seat]
         trick = [c for _, c in state.trick]
         return t.legal_plays(hand, trick, self.trick_rules(state), self.held_cards(state, seat))
 
-    def legal_tricks(self, state: HandState) -> list[Move]:
+    def legal_tricks(self, state: S) -> list[Move]:
         assert state.turn is not None
         moves = play_moves(self.deck(state.rules))
         return [moves[c] for c in self.playable(state, state.turn)]
 
-    def is_legal_tricks(self, state: HandState, move: Move) -> bool:
+    def is_legal_tricks(self, state: S, move: Move) -> bool:
         """`move in legal_tricks(state)`, without building the moves."""
         assert state.turn is not None
         if move.__class__ is not Move or move.kind != PLAY:
@@ -68,7 +82,7 @@ class TrickPlay:
         rules, held = self.trick_rules(state), self.held_cards(state, seat)
         return t.is_legal_play(state.hands[seat], trick, card, rules, held)
 
-    def explain_tricks(self, state: HandState, move: Move) -> str:
+    def explain_tricks(self, state: S, move: Move) -> str:
         assert state.turn is not None
         deck = self.deck(state.rules)
         card = deck.by_code.get(move.value)
@@ -77,7 +91,7 @@ class TrickPlay:
         trick = [c for _, c in state.trick]
         return t.explain(state.hands[state.turn], trick, card, self.trick_rules(state))
 
-    def apply_tricks(self, state: HandState, move: Move) -> HandState:
+    def apply_tricks(self, state: S, move: Move) -> S:
         seat = state.turn
         assert seat is not None
         card = self.deck(state.rules).by_code[move.value]
@@ -90,11 +104,11 @@ class TrickPlay:
 
     def complete_trick(
         self,
-        state: HandState,
+        state: S,
         hands: tuple[tuple[Card, ...], ...],
         plays: tuple[tuple[int, Card], ...],
         rules: t.TrickRules,
-    ) -> HandState:
+    ) -> S:
         """The state after the last card of a trick, from a state of that trick (only its piles
         and tricks are read) and the `hands` and `plays` after its last card. `after_trick` and
         `hand_over` meet the hand with the trick added and the turn at its winner."""
@@ -110,8 +124,8 @@ class TrickPlay:
         return after if after.turn == won else evolve(after, turn=won)
 
     def replay_tricks(
-        self, state: HandState, moves: Sequence[Move], start: int
-    ) -> tuple[HandState, int]:
+        self, state: S, moves: Sequence[Move], start: int
+    ) -> tuple[S, int]:
         """Apply validated card plays from `moves[start]` on, as long as play goes on: the state
         equals folding `apply_tricks` over them, and the index of the first move not applied.
 
@@ -128,7 +142,7 @@ class TrickPlay:
         plays = list(state.trick)
         seat, i, total = state.turn, start, len(moves)
         assert seat is not None
-        work: HandState | None = None  # the private copy, once a trick is complete
+        work: S | None = None  # the private copy, once a trick is complete
         while i < total:
             card = by_code[moves[i].value]
             if hands[seat].pop(id(card), None) is None:  # an equal card, not the deck's own
@@ -154,11 +168,11 @@ class TrickPlay:
 
     def complete_in_place(
         self,
-        work: HandState,
+        work: S,
         hands: tuple[tuple[Card, ...], ...],
         plays: tuple[tuple[int, Card], ...],
         rules: t.TrickRules,
-    ) -> HandState:
+    ) -> S:
         """`complete_trick` on a private copy of the state (one no one else holds), changed in
         place; for the fast paths (replay, playouts)."""
         cards = [c for _, c in plays]
@@ -179,15 +193,15 @@ class TrickPlay:
             _set(work, "turn", won)
         return after
 
-    def after_trick(self, state: HandState, trick: Trick) -> HandState:
+    def after_trick(self, state: S, trick: Trick) -> S:
         """Side effects of a completed trick (talon cards to the winner, captures ...)."""
         return state
 
-    def hand_over(self, state: HandState) -> bool:
+    def hand_over(self, state: S) -> bool:
         """Whether play ends now (all cards played, or an early end)."""
         return not any(state.hands)
 
-    def finish_play(self, state: HandState) -> HandState:
+    def finish_play(self, state: S) -> S:
         """The state once play has ended (after the last trick's `after_trick`): scored."""
         return evolve(state, phase=SCORED, turn=None)
 
@@ -212,6 +226,6 @@ def _by_id(hands: Sequence[tuple[Card, ...]]) -> list[dict[int, Card]]:
     return [{id(c): c for c in h} for h in hands]
 
 
-def start_tricks(state: HandState, leader: int, **changes: Any) -> HandState:
+def start_tricks(state: S, leader: int, **changes: Any) -> S:
     """The hand with trick play starting at `leader` (and `changes` made, in the same copy)."""
     return evolve(state, **changes, phase=TRICKS, turn=leader)

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar, NamedTuple
+from enum import StrEnum
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from . import moves as m
 from .cards import Card, Deck
 from .match import MatchState, Settlement
-from .moves import IllegalMove, Move
+from .moves import EngineBug, IllegalMove, Move
 from .options import OptionError, OptionSpec, OptionValue, Rules, resolve
 from .outcome import HandResult
+from .phases import PhaseRule, PhaseTable, check_table
 from .state import HandState
 from .view import View
+
+S = TypeVar("S", bound=HandState)
 
 
 @dataclass(frozen=True)
@@ -37,29 +41,34 @@ class BonusInfo:
     announced: int
 
 
-Legal = Callable[[HandState], list[Move]]
-Apply = Callable[[HandState, Move], HandState]
-IsLegal = Callable[[HandState, Move], bool]
-Replay = Callable[[HandState, Sequence[Move], int], tuple[HandState, int]]
+class Combination(Protocol):
+    """One declared combination, as a view names it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def cards(self) -> tuple[Card, ...]: ...
 
 
-class PhaseHooks(NamedTuple):
-    """One phase's functions: `legal_<phase>`, `apply_<phase>` and the optional fast paths
-    `is_legal_<phase>(state, move)` (agrees with `move in legal`) and
-    `replay_<phase>(state, moves, start) -> (state, next index)` (applies at least one
-    validated move, as many as it can, exactly as `apply_<phase>` one by one would)."""
+class Declarable(Protocol):
+    """What a `declare` move would declare: the combinations and their total value."""
 
-    legal: Legal
-    apply: Apply
-    is_legal: IsLegal | None
-    replay: Replay | None
+    @property
+    def all(self) -> Sequence[Combination]: ...
+
+    @property
+    def total(self) -> int: ...
 
 
-class Variant(ABC):
-    """A rule set. Subclasses set the class data and implement one legal/apply pair per phase:
-    `legal_<phase>(state)` and `apply_<phase>(state, move)`, optionally with the fast paths of
-    `PhaseHooks` (`is_legal_<phase>`, `replay_<phase>`)."""
+class Variant(ABC, Generic[S]):
+    """A rule set over its own state type `S`. Subclasses set the class data, name their phases
+    in a StrEnum (`phases`) and declare one `PhaseRule` per phase that takes moves in
+    `phase_table()` (see `engine/phases.py`); the registry checks the table when the rule set
+    registers. Optional hooks have defaults here (`default_move`, `groups`, `talon_group`,
+    `call_cards`, `combinations`)."""
 
+    phases: ClassVar[type[StrEnum]]
     id: ClassVar[str]
     name: ClassVar[str]
     player_counts: ClassVar[tuple[int, ...]]
@@ -77,19 +86,19 @@ class Variant(ABC):
         """The pack this table plays with."""
 
     @abstractmethod
-    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> HandState:
+    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> S:
         """A new hand from an explicit card order (the shuffle is an input)."""
 
     @abstractmethod
-    def view(self, state: HandState, seat: int | None) -> View:
+    def view(self, state: S, seat: int | None) -> View:
         """What `seat` may see (None: a spectator)."""
 
     @abstractmethod
-    def result(self, state: HandState) -> HandResult | None:
+    def result(self, state: S) -> HandResult | None:
         """The scored result once the hand is over, else None."""
 
     @abstractmethod
-    def label(self, state: HandState, move: Move) -> str:
+    def label(self, state: S, move: Move) -> str:
         """A human-readable label for a legal move."""
 
     @abstractmethod
@@ -102,99 +111,130 @@ class Variant(ABC):
 
     # --- phase dispatch -------------------------------------------------------------------
 
-    def _hooks(self, phase: str) -> PhaseHooks:
-        """The phase's legal/apply pair and its optional `is_legal_<phase>` and
-        `replay_<phase>` fast paths, looked up once per variant object and phase."""
-        cache: dict[str, PhaseHooks] | None = self.__dict__.get("_phase_hooks")
-        if cache is None:
-            cache = self.__dict__["_phase_hooks"] = {}
-        hooks = cache.get(phase)
-        if hooks is None:
-            legal = getattr(self, f"legal_{phase}", None)
-            apply = getattr(self, f"apply_{phase}", None)
-            if legal is None or apply is None:
-                raise IllegalMove(m.HAND_FINISHED, f"no moves in phase {phase}")
-            hooks = cache[phase] = PhaseHooks(
-                legal,
-                apply,
-                getattr(self, f"is_legal_{phase}", None),
-                getattr(self, f"replay_{phase}", None),
+    @abstractmethod
+    def phase_table(self) -> PhaseTable[S]:
+        """The phase table: a PhaseRule for every phase of `phases` that takes moves (every
+        phase but `scored` and `redeal`). Called once per variant object."""
+
+    def checked_table(self) -> dict[str, PhaseRule[S]]:
+        """The phase table, checked against `phases` (RuleSetError names what is wrong) and
+        kept for dispatch; `register` calls it, so a broken rule set fails at import."""
+        table: dict[str, PhaseRule[S]] | None = self.__dict__.get("_phase_rules")
+        if table is None:
+            table = self.__dict__["_phase_rules"] = check_table(
+                self.id, self.phases, self.phase_table()
             )
-        return hooks
+        return table
 
-    def _pair(self, phase: str) -> tuple[Legal, Apply]:
-        hooks = self._hooks(phase)
-        return hooks.legal, hooks.apply
+    def phase_rule(self, phase: str) -> PhaseRule[S]:
+        """The phase's rule (what the API below dispatches to; a caller that drives many moves
+        may look it up once per phase); EngineBug for a phase without one (a state that cannot
+        arise)."""
+        table: dict[str, PhaseRule[S]] | None = self.__dict__.get("_phase_rules")
+        if table is None:
+            table = self.checked_table()
+        rule = table.get(phase)
+        if rule is None:
+            raise EngineBug(f"{self.id}: no phase rule for phase {phase!r}")
+        return rule
 
-    def legal_for(self, state: HandState, seat: int | None) -> tuple[Move, ...]:
+    def legal_for(self, state: S, seat: int | None) -> tuple[Move, ...]:
         """The legal moves a view shows `seat`: all of them on its turn, none otherwise."""
         return tuple(self.legal_moves(state)) if seat is not None and seat == state.turn else ()
 
-    def legal_moves(self, state: HandState) -> list[Move]:
+    def legal_moves(self, state: S) -> list[Move]:
         """Every legal move of the player to move; empty once the hand is over."""
         if state.finished:
             return []
-        moves = self._hooks(state.phase).legal(state)
+        moves = self.phase_rule(state.phase).legal(state)
         # Remembered for a check of the same state's move in `apply` (legal, choose, apply).
         self.__dict__["_last_legal"] = (state, tuple(moves))
         return moves
 
-    def is_legal(self, state: HandState, move: Move) -> bool:
-        """`move in legal_moves(state)`, through the phase's fast `is_legal_<phase>` if any."""
+    def is_legal(self, state: S, move: Move) -> bool:
+        """`move in legal_moves(state)`, through the phase's fast `is_legal` if any."""
         if state.finished:
             return False
-        hooks = self._hooks(state.phase)
-        if hooks.is_legal is not None:
-            return hooks.is_legal(state, move)
-        return move in hooks.legal(state)
+        rule = self.phase_rule(state.phase)
+        if rule.is_legal is not None:
+            return rule.is_legal(state, move)
+        return move in rule.legal(state)
 
-    def apply(self, state: HandState, move: Move, check: bool = True) -> HandState:
+    def apply(self, state: S, move: Move, check: bool = True) -> S:
         """The state after `move`; raises IllegalMove with a stable reason when not legal.
 
         `check=False` skips validation, for replaying a log that was validated when written.
         """
         if state.finished:
             raise IllegalMove(m.HAND_FINISHED, "the hand is over")
-        hooks = self._hooks(state.phase)
+        rule = self.phase_rule(state.phase)
         if check:
-            fast = hooks.is_legal
+            fast = rule.is_legal
             if fast is not None:
                 ok = fast(state, move)
             else:
                 last = self.__dict__.get("_last_legal")
                 ok = move in (
-                    last[1] if last is not None and last[0] is state else hooks.legal(state)
+                    last[1] if last is not None and last[0] is state else rule.legal(state)
                 )
             if not ok:
                 raise IllegalMove(*self.explain(state, move))
-        return hooks.apply(state, move)
+        return rule.apply(state, move)
 
-    def replay(self, state: HandState, moves: Iterable[Move]) -> HandState:
+    def replay(self, state: S, moves: Iterable[Move]) -> S:
         """The state after already-validated `moves`: equal to folding `apply(check=False)` over
-        them, faster (a phase's `replay_<phase>` applies a run of its moves at once).
+        them, faster (a phase's `replay` fast path applies a run of its moves at once).
         Unvalidated moves give undefined results."""
         todo = moves if isinstance(moves, (list, tuple)) else list(moves)
         i, total = 0, len(todo)
         while i < total:
             if state.finished:
                 raise IllegalMove(m.HAND_FINISHED, "the hand is over")
-            hooks = self._hooks(state.phase)
-            if hooks.replay is not None:
-                state, i = hooks.replay(state, todo, i)
+            rule = self.phase_rule(state.phase)
+            if rule.replay is not None:
+                state, i = rule.replay(state, todo, i)
             else:
-                state = hooks.apply(state, todo[i])
+                state = rule.apply(state, todo[i])
                 i += 1
         return state
 
-    def explain(self, state: HandState, move: Move) -> tuple[str, str]:
+    def explain(self, state: S, move: Move) -> tuple[str, str]:
         """(reason code, sentence) for a move that is not legal now."""
-        hook = getattr(self, f"explain_{state.phase}", None)
+        hook = self.phase_rule(state.phase).explain
         if hook is not None:
-            reason: str = hook(state, move)
+            reason = hook(state, move)
             return reason, f"{move.id} is not allowed: {reason.lower().replace('_', ' ')}"
         return m.ILLEGAL_MOVE, f"{move.id} is not a legal move in phase {state.phase}"
 
-    def invariants(self, state: HandState, result: HandResult) -> list[str]:
+    # --- declared optional hooks ------------------------------------------------------------
+
+    def default_move(self, state: S) -> Move | None:
+        """The safe move a timed-out seat (or a forfeited entrant) gets; None once nobody is to
+        move. Default: the first legal move."""
+        moves = self.legal_moves(state)
+        return moves[0] if moves else None
+
+    def groups(self, state: S) -> Sequence[tuple[Card, ...]]:
+        """The talon groups a `talon:<index>` move picks from (none by default)."""
+        return ()
+
+    def talon_group(self, state: S, index: int) -> tuple[Card, ...]:
+        """The group a legal `talon:<index>` move picks. EngineBug when it does not exist: a
+        client's index out of range is refused as an illegal move before it gets here."""
+        groups = self.groups(state)
+        if not 0 <= index < len(groups):
+            raise EngineBug(f"{self.id}: no talon group {index} of {len(groups)}")
+        return groups[index]
+
+    def call_cards(self, state: S, value: str) -> tuple[Card, ...] | None:
+        """The cards a `call:<value>` move names (None: calls name no cards)."""
+        return None
+
+    def combinations(self, state: S, cards: Sequence[Card]) -> Declarable | None:
+        """The combinations `cards` hold, for a `declare` move (None: no declarations)."""
+        return None
+
+    def invariants(self, state: S, result: HandResult) -> list[str]:
         """Variant-specific checks of a finished hand (e.g. card points add up); [] when fine."""
         return []
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import AsyncIterator
+from typing import Any
 
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
@@ -261,7 +262,7 @@ class TarokApp:
         return out
 
 
-def _variant(variant_id: str) -> Variant:
+def _variant(variant_id: str) -> Variant[Any]:
     if not variant_id:
         raise e.invalid("variant", "variant is required", e.UNKNOWN_VARIANT)
     if len(variant_id) > MAX_ID or not variant_id.replace("_", "").replace("-", "").isalnum():
@@ -282,7 +283,7 @@ def _presets(request: svc.CreateTableRequest) -> list[list[str]]:
     return [list(d.cards) for d in request.preset_deals]
 
 
-def _check_presets(variant: Variant, request: svc.CreateTableRequest) -> None:
+def _check_presets(variant: Variant[Any], request: svc.CreateTableRequest) -> None:
     """Every preset deal must name each card of the table's deck exactly once."""
     rules = variant.make_rules(request.players, dict(request.options))
     codes = sorted(variant.deck(rules).by_code)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 from tarok_proto.tarok.v1 import (
@@ -106,7 +107,7 @@ def result_view_msg(result: HandResult, words: Labels) -> results_pb2.HandResult
 
 
 def legal_msg(
-    variant: Variant,
+    variant: Variant[Any],
     state: HandState,
     move: Move,
     words: Labels | None = None,
@@ -122,7 +123,7 @@ def legal_msg(
 
 
 def hand_view_msg(
-    variant: Variant, deck: Deck, state: HandState, view: View, words: Labels | None = None
+    variant: Variant[Any], deck: Deck, state: HandState, view: View, words: Labels | None = None
 ) -> views_pb2.HandView:
     """The HandView message mirroring an engine View; with `words`, every label in their
     language (else cards and moves keep the rule set's English labels)."""
@@ -169,7 +170,7 @@ def hand_view_msg(
     return msg
 
 
-def vocabulary_msgs(variant: Variant, words: Labels) -> list[labels_pb2.Vocabulary]:
+def vocabulary_msgs(variant: Variant[Any], words: Labels) -> list[labels_pb2.Vocabulary]:
     """Every vocabulary of a rule set with its labels (cards: the pack of its first count)."""
     kinds = {**vocab.vocabulary(variant), vocab.REASON: render.reasons()}
     out = [
@@ -205,7 +206,7 @@ def option_msg(spec: OptionSpec) -> variants_pb2.OptionInfo:
     )
 
 
-def variant_msg(variant: Variant, locale: str | None = None) -> variants_pb2.VariantInfo:
+def variant_msg(variant: Variant[Any], locale: str | None = None) -> variants_pb2.VariantInfo:
     """A variant's ListVariants entry: options, contract and bonus tables, deck, and every
     vocabulary; names in `locale` (else the rule set's own English names)."""
     words = Labels(locale or DEFAULT_LOCALE, variant.id)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from tarok_proto.tarok.v1 import cards_pb2
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
 from ..engine import fairness
-from ..engine.moves import Move
+from ..engine.moves import EngineBug, Move
 from ..engine.state import HandState
 from ..engine.variant import Variant
 from . import codec
@@ -52,7 +53,7 @@ class Batch:
 
 
 def table_created(
-    variant: Variant,
+    variant: Variant[Any],
     players: int,
     options: Mapping[str, str],
     hands: int,
@@ -118,15 +119,14 @@ def stamp_deadline(batch: Batch, now: float) -> None:
 
 
 def default_move(table: TableState) -> Move:
-    """The safe move played for a late seat: the variant's `default_move`, else the first
-    legal move."""
+    """The safe move played for a late seat: the variant's `default_move` (by default the
+    first legal move)."""
     hand = table.hand
     assert hand is not None
-    hook = getattr(table.variant, "default_move", None)
-    if hook is not None:
-        move: Move = hook(hand)
-        return move
-    return table.variant.legal_moves(hand)[0]
+    move = table.variant.default_move(hand)
+    if move is None:
+        raise EngineBug(f"{table.variant.id}: no default move in phase {hand.phase!r}")
+    return move
 
 
 def time_out(table: TableState, now: float, shuffle: Shuffler, forfeited: bool = False) -> Batch:

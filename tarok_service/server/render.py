@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tarok_proto.tarok.v1 import labels_pb2, moves_pb2, views_pb2
 
@@ -142,13 +142,13 @@ def kontra_level(facts: Iterable[Fact], item: str) -> int:
     return max((f.level for f in facts if f.kind == "kontra" and f.value == item), default=0)
 
 
-def kontra_name(variant: Variant, level: int) -> str:
+def kontra_name(variant: Variant[Any], level: int) -> str:
     """The rule set's name of a kontra level (1 = the first kontra); the top name beyond it."""
     names = v.vocabulary(variant)[v.KONTRA] or ("kontra",)
     return names[min(level, len(names)) - 1]
 
 
-def move_params(variant: Variant, facts: Iterable[Fact], move: Move) -> dict[str, str]:
+def move_params(variant: Variant[Any], facts: Iterable[Fact], move: Move) -> dict[str, str]:
     """A move's argument by name (kontra moves also name the level they reach)."""
     kind = _VALUE_KIND.get(move.kind)
     if not move.value:
@@ -175,7 +175,7 @@ def _talon_value(value: str) -> str:
 
 def move_label(
     labels: Labels,
-    variant: Variant,
+    variant: Variant[Any],
     deck: Deck,
     state: HandState,
     facts: Iterable[Fact],
@@ -195,15 +195,15 @@ def move_label(
             else word(labels, "move", "pass")
         )
     if move.kind == "talon" and "group" in params:
-        groups = getattr(variant, "groups", None)
-        cards = groups(state)[int(move.value)] if groups is not None else ()
+        cards = variant.talon_group(state, int(move.value))
         shown = " ".join(card_text(labels, deck, x) for x in cards)
         return labels.text("move_pick", cards=shown)
     if move.kind == "talon" and "card" in params:
         return labels.text("move_take", value=card_label(labels, move.value, deck))
-    if move.kind == "call" and hasattr(variant, "call_cards"):
-        cards = variant.call_cards(state, move.value)
-        return labels.text("move_call", value=" + ".join(card_text(labels, deck, x) for x in cards))
+    called = variant.call_cards(state, move.value) if move.kind == "call" else None
+    if called is not None:
+        shown = " + ".join(card_text(labels, deck, x) for x in called)
+        return labels.text("move_call", value=shown)
     if move.kind == "declare":
         return _declare_label(labels, variant, state)
     if kind == v.CARD:
@@ -224,7 +224,7 @@ _MOVES: dict[tuple[object, ...], tuple[moves_pb2.LegalMove, Missed]] = {}
 
 def legal_move_msg(
     labels: Labels,
-    variant: Variant,
+    variant: Variant[Any],
     deck: Deck,
     state: HandState,
     facts: Iterable[Fact],
@@ -239,7 +239,7 @@ def legal_move_msg(
 
 
 def english_move_msg(
-    variant: Variant, state: HandState, facts: Iterable[Fact], move: Move
+    variant: Variant[Any], state: HandState, facts: Iterable[Fact], move: Move
 ) -> moves_pb2.LegalMove:
     """A legal move labelled by its rule set's own English (`Variant.label`), for callers that
     name no locale (shared when its words depend on the move alone: copy, never change)."""
@@ -251,7 +251,7 @@ def english_move_msg(
 
 
 def _english_move(
-    labels: Labels, variant: Variant, state: HandState, facts: Iterable[Fact], move: Move
+    labels: Labels, variant: Variant[Any], state: HandState, facts: Iterable[Fact], move: Move
 ) -> moves_pb2.LegalMove:
     msg = moves_pb2.LegalMove(id=move.id, kind=move.kind, value=move.value)
     msg.params.update(move_params(variant, facts, move))
@@ -262,7 +262,7 @@ def _english_move(
 
 def _legal_move(
     labels: Labels,
-    variant: Variant,
+    variant: Variant[Any],
     deck: Deck,
     state: HandState,
     facts: Iterable[Fact],
@@ -275,11 +275,10 @@ def _legal_move(
     return msg
 
 
-def _declare_label(labels: Labels, variant: Variant, state: HandState) -> str:
-    find = getattr(variant, "combinations", None)
-    if find is None or state.turn is None:
+def _declare_label(labels: Labels, variant: Variant[Any], state: HandState) -> str:
+    combos = None if state.turn is None else variant.combinations(state, state.hands[state.turn])
+    if combos is None:
         return word(labels, "move", "declare")
-    combos = find(state, state.hands[state.turn])
     names = ", ".join(combination_label(labels, x.name, len(x.cards)) for x in combos.all)
     return labels.text("move_declare", value=names, points=labels.count("points", combos.total))
 
@@ -288,13 +287,13 @@ def combination_label(labels: Labels, name: str, count: int) -> str:
     return labels.text("combination", name=word(labels, v.COMBINATION, name), count=count)
 
 
-def fact_msg(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> views_pb2.Fact:
+def fact_msg(variant: Variant[Any], deck: Deck, labels: Labels, fact: Fact) -> views_pb2.Fact:
     """A public fact with its kind and value as terms and the whole of it in words (shared:
     copy, never change)."""
     return _memo(_FACTS, (deck.name, fact), labels, lambda w: _fact(variant, deck, w, fact))
 
 
-def _fact(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> views_pb2.Fact:
+def _fact(variant: Variant[Any], deck: Deck, labels: Labels, fact: Fact) -> views_pb2.Fact:
     msg = views_pb2.Fact(kind=fact.kind, value=fact.value, level=fact.level)
     if fact.seat is not None:
         msg.seat = fact.seat
@@ -304,7 +303,7 @@ def _fact(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> views_pb2
     return msg
 
 
-def fact_value(variant: Variant, deck: Deck, labels: Labels, fact: Fact) -> labels_pb2.Term:
+def fact_value(variant: Variant[Any], deck: Deck, labels: Labels, fact: Fact) -> labels_pb2.Term:
     """A fact's value as a term of its vocabulary."""
     kind = _VALUE_KIND.get(fact.kind, "")
     params: dict[str, str] = {}

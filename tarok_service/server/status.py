@@ -20,6 +20,7 @@ from google.protobuf import any_pb2, duration_pb2
 from google.rpc import error_details_pb2, status_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
 
+from ..engine.moves import EngineBug
 from ..store import StoreError
 from . import errors as e
 
@@ -93,6 +94,9 @@ def as_service_error(exc: Exception) -> e.ServiceError:
     if isinstance(exc, StoreError | ConnectionError | TimeoutError):
         log.warning("store unavailable", error=repr(exc))
         return e.ServiceError(e.UNAVAILABLE, e.STORE_UNAVAILABLE, "the event store is unavailable")
+    if isinstance(exc, EngineBug):
+        log.exception("engine bug", error=repr(exc))
+        return e.ServiceError(e.INTERNAL, e.ENGINE_BUG, "internal error in the rules engine")
     log.exception("internal error", error=repr(exc))
     return e.ServiceError(e.INTERNAL, e.INTERNAL_ERROR, "internal server error")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
@@ -31,7 +32,7 @@ class TableState:
 
     table_id: str
     version: int
-    variant: Variant
+    variant: Variant[Any]
     rules: Rules
     deck: Deck
     hands: int

@@ -28,9 +28,8 @@ CONTRACTS: tuple[Contract, ...] = (
 )
 CONTRACT_INDEX = {c.id: i for i, c in enumerate(CONTRACTS)}
 KLOP, SIX = CONTRACT_INDEX["klop"], CONTRACT_INDEX["six"]
-RADELC_CONTRACTS = frozenset(
-    CONTRACT_INDEX[c] for c in ("klop", "beggar", "solo_without", "colour_valat", "valat")
-)
+# by option six_forehand_only: the contracts only forehand may choose
+FOREHAND_ONLY = {True: frozenset({KLOP, SIX}), False: frozenset({KLOP})}
 
 # Bonus items. Items of one group are listed low to high; a team scores one item per group.
 KINGS, TRULA, PAGAT_ULTIMO, KING_ULTIMO, VALAT_BONUS = (

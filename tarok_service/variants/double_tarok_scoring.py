@@ -19,28 +19,30 @@ from ..engine import kontra as k
 from ..engine.cards import Card
 from ..engine.outcome import ScoreLine
 from . import double_tarok_data as dd
-from .slovenian_state import is_pagat, is_suit_king, is_trula
+from .slovenian_state import SlovenianState, is_pagat, is_suit_king, is_trula
 
 if TYPE_CHECKING:
-    from .double_tarok import DoubleState, DoubleTarok
+    from .slovenian import SlovenianFamily
 
 Event = tuple[str, bool]  # (item, made)
 Values = Mapping[str, tuple[str, int, int]]
 
 
-def bonuses(variant: DoubleTarok, s: DoubleState) -> list[ScoreLine]:
+def bonuses(variant: SlovenianFamily, s: SlovenianState) -> list[ScoreLine]:
     """The bonus lines of a normal contract, every group for both sides."""
     values = variant.bonus_table(s.rules)
     deck = variant.deck(s.rules).cards
     lines: list[ScoreLine] = []
     for group in variant.bonus_groups(s):
+        if group[0] == dd.VALAT_BONUS:  # scored with the game
+            continue
         for declarers in (True, False):
             event = side_event(s, group, declarers, deck)
             lines += _group_lines(s, group, declarers, event, values)
     return lines
 
 
-def side_cards(s: DoubleState, declarers: bool) -> set[Card]:
+def side_cards(s: SlovenianState, declarers: bool) -> set[Card]:
     """The cards a side won (tricks, discards, talon gains); the talon rest is the opponents'."""
     team = set(s.team())
     cards = {c for seat, pile in enumerate(s.piles) if (seat in team) == declarers for c in pile}
@@ -62,13 +64,13 @@ def collected(cards: Collection[Card], full: list[Card], kind: Callable[[Card], 
 
 
 def side_event(
-    s: DoubleState, group: tuple[str, ...], declarers: bool, deck: tuple[Card, ...]
+    s: SlovenianState, group: tuple[str, ...], declarers: bool, deck: tuple[Card, ...]
 ) -> Event | None:
     """The highest thing that happened to a side in a group, made or failed, or None."""
     if group[0] in (dd.KINGS, dd.TRULA):
         full = [c for c in deck if (is_suit_king if group[0] == dd.KINGS else is_trula)(c)]
-        kind: Callable[[Card], object] = (lambda c: c.suit) if group[0] == dd.KINGS else (
-            lambda c: c.rank
+        kind: Callable[[Card], object] = (
+            (lambda c: c.suit) if group[0] == dd.KINGS else (lambda c: c.rank)
         )
         level = collected(side_cards(s, declarers), full, kind)
         return (group[level], True) if level >= 0 else None
@@ -81,7 +83,7 @@ def side_event(
         mine = [c for seat, c in last.plays if is_pagat(c) and (seat in team) == declarers]
         made = win_card in mine
     else:  # king ultimo: the called kings belong to the declarer side
-        mine = [c for c in last.cards if c in s.called_cards()] if declarers else []
+        mine = [c for c in last.cards if c in s.called] if declarers else []
         made = last.winner in team
     if not mine:
         return None
@@ -96,7 +98,7 @@ def _name(item: str, values: Values, declarers: bool, how: str) -> str:
 
 
 def _group_lines(
-    s: DoubleState, group: tuple[str, ...], declarers: bool, event: Event | None, values: Values
+    s: SlovenianState, group: tuple[str, ...], declarers: bool, event: Event | None, values: Values
 ) -> list[ScoreLine]:
     """One side's line in one group, if any."""
     team = set(s.team())
@@ -113,7 +115,7 @@ def _group_lines(
 
 
 def _announced(
-    s: DoubleState,
+    s: SlovenianState,
     top: str,
     group: tuple[str, ...],
     declarers: bool,

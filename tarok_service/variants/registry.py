@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..engine.variant import Variant
 
-_REGISTRY: dict[str, Variant] = {}
-_V = TypeVar("_V", bound=Variant)
+_REGISTRY: dict[str, Variant[Any]] = {}
+_V = TypeVar("_V", bound=Variant[Any])
 
 
 def register(variant: _V) -> _V:
-    """Add a rule set under its id (the last registration of an id wins); returns it with its
+    """Add a rule set under its id (the last registration of an id wins) once its phase table
+    checks out (RuleSetError, at import, for a phase without handlers ...); returns it with its
     own type."""
+    variant.checked_table()
     _REGISTRY[variant.id] = variant
     return variant
 
 
-def find_variant(variant_id: str) -> Variant:
+def find_variant(variant_id: str) -> Variant[Any]:
     """The registered variant with this id; KeyError names the known ids."""
     from . import _load_all
 
@@ -29,7 +31,7 @@ def find_variant(variant_id: str) -> Variant:
         raise KeyError(f"unknown variant {variant_id[:64]!r}; known: {known}") from None
 
 
-def all_variants() -> list[Variant]:
+def all_variants() -> list[Variant[Any]]:
     """Every registered rule set, in registration order."""
     from . import _load_all
 

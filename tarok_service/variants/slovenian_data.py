@@ -44,7 +44,6 @@ CONTRACTS: tuple[Contract, ...] = (
 )
 CONTRACT_INDEX = {c.id: i for i, c in enumerate(CONTRACTS)}
 FOREHAND_ONLY = frozenset({KLOP, THREE})
-RADELC_CONTRACTS = frozenset({KLOP, BEGGAR, SOLO_WITHOUT, OPEN_BEGGAR, COLOUR_VALAT, VALAT})
 
 # Bonus items: (id, name, silent value, announced value)
 TRULA, KINGS, KING_ULTIMO, PAGAT_ULTIMO, VALAT_BONUS = (

@@ -1,34 +1,32 @@
-"""The king call and the talon exchange of Slovenian tarok, as a mixin of the rule set."""
+"""The king call and the talon exchange of the Slovenian family, as a mixin of the rule set."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ClassVar
+
 from ..engine import moves as m
-from ..engine.cards import QUEEN, Card, Deck
+from ..engine.cards import FIGURE_FACES, QUEEN, Card, Deck
 from ..engine.moves import Move
 from ..engine.options import Rules
-from ..engine.state import HandState, evolve, replace_at, without
+from ..engine.state import evolve, replace_at, without
 from ..engine.view import Fact
 from .slovenian_data import Contract
-from .slovenian_state import (
-    ANNOUNCE,
-    CALL,
-    DISCARD,
-    PICK,
-    TALON,
-    SlovenianState,
-    is_mond,
-    is_suit_king,
-    is_trula,
-    st,
-)
+from .slovenian_family import Family
+from .slovenian_state import Kind, Phase, SlovenianState, is_suit_king, is_trula
+
+FREE_PICK = -1  # `group` once the declarer has taken his talon cards one by one
 
 
 class CallAndExchange:
-    """Phases `calling` and `talon`: who is called, which talon group is taken, what is laid
-    away. Hooks a rule set may override: `calls_king`, `call_values`, `call_cards`,
-    `call_label`, `with_call`, `discardable`."""
+    """Phases `calling` and `talon`: who is called, which talon cards are taken, what is laid
+    away. Read from the rule set's `family`: which player counts call, and whose call names a
+    suit's kings of every pack; a table whose option `talon_exchange` is "free" takes talon
+    cards one by one instead of a group."""
 
     contract_table: tuple[Contract, ...]
+    family: ClassVar[Family]
+    talon_group: Callable[[SlovenianState, int], tuple[Card, ...]]  # Variant's hook
 
     def deck(self, rules: Rules) -> Deck:
         raise NotImplementedError
@@ -36,8 +34,8 @@ class CallAndExchange:
     # --- king call ----------------------------------------------------------------------
 
     def calls_king(self, s: SlovenianState, index: int) -> bool:
-        """Whether the declarer of this contract calls a partner (4 players only here)."""
-        return self.contract_table[index].king_call and s.players == 4
+        """Whether the declarer of this contract calls a partner at this table."""
+        return self.contract_table[index].king_call and s.players in self.family.call_players
 
     def callable_cards(self, s: SlovenianState) -> list[Card]:
         """Kings of any suit; queens too when the declarer holds every king."""
@@ -49,36 +47,45 @@ class CallAndExchange:
         return kings
 
     def call_values(self, s: SlovenianState) -> list[str]:
-        """The values of the legal call moves (card codes here)."""
+        """The values of the legal call moves: card codes, or a suit's kings ("HK") of every
+        pack where the family calls by suit."""
+        if s.players in self.family.suit_call_players:
+            values = [c.suit + FIGURE_FACES[c.rank] for c in self.callable_cards(s)]
+            return [*dict.fromkeys(values)]
         codes = self.deck(s.rules).codes
         return [codes[c] for c in self.callable_cards(s)]
 
     def call_cards(self, s: SlovenianState, value: str) -> tuple[Card, ...]:
         """The cards a call names."""
-        return (self.deck(s.rules).card(value),)
+        deck = self.deck(s.rules)
+        if s.players in self.family.suit_call_players:
+            suit, rank = value[0], _FACE_RANKS[value[1:]]
+            return tuple(c for c in deck.cards if c.suit == suit and c.rank == rank)
+        return (deck.card(value),)
 
     def call_label(self, s: SlovenianState, value: str) -> str:
         deck = self.deck(s.rules)
         return "Call " + " and ".join(deck.labels[c] for c in self.call_cards(s, value))
 
     def with_call(self, s: SlovenianState, cards: tuple[Card, ...]) -> SlovenianState:
-        """The state once `cards` are called: the holder of the card is the partner."""
-        card = cards[0]
-        holder = next((i for i, h in enumerate(s.hands) if card in h), None)
-        partner = holder if holder != s.declarer else None
-        return evolve(s, called=card, partner=partner, king_in_talon=card in s.talon)
+        """The holders of the called cards other than the declarer are his partners (none when
+        he holds them, one when one player holds them all); a called card in the talon is a
+        zaruf."""
+        holders = {seat for seat, hand in enumerate(s.hands) for c in cards if c in hand}
+        partners = tuple(sorted(holders - {s.declarer}))
+        in_talon = tuple(c for c in cards if c in s.talon)
+        return evolve(s, called=cards, partners=partners, talon_kings=in_talon)
 
-    def legal_calling(self, state: HandState) -> list[Move]:
-        return [Move(CALL, v) for v in self.call_values(st(state))]
+    def legal_calling(self, s: SlovenianState) -> list[Move]:
+        return [Move(Kind.CALL, v) for v in self.call_values(s)]
 
-    def explain_calling(self, state: HandState, move: Move) -> str:
-        return m.CALL_NOT_ALLOWED if move.kind == CALL else m.WRONG_PHASE
+    def explain_calling(self, s: SlovenianState, move: Move) -> str:
+        return m.CALL_NOT_ALLOWED if move.kind == Kind.CALL else m.WRONG_PHASE
 
-    def apply_calling(self, state: HandState, move: Move) -> HandState:
-        s = st(state)
-        facts = (*s.facts, Fact(s.declarer, CALL, move.value))
+    def apply_calling(self, s: SlovenianState, move: Move) -> SlovenianState:
+        facts = (*s.facts, Fact(s.declarer, Kind.CALL, move.value))
         called = self.with_call(s, self.call_cards(s, move.value))
-        return evolve(called, phase=TALON, exposed_talon=s.talon, facts=facts)
+        return evolve(called, phase=Phase.TALON, exposed_talon=s.talon, facts=facts)
 
     # --- talon exchange -----------------------------------------------------------------
 
@@ -86,56 +93,63 @@ class CallAndExchange:
         size = self.contract_table[s.contract].talon_group
         return [s.talon[i : i + size] for i in range(0, len(s.talon), size)]
 
+    def free_exchange(self, s: SlovenianState) -> bool:
+        """Whether the declarer takes talon cards one by one instead of a group."""
+        return s.group is None and s.rules.options.get("talon_exchange") == "free"
+
     def discardable(self, s: SlovenianState) -> list[Card]:
         assert s.declarer is not None
         hand = s.hands[s.declarer]
         allowed = [c for c in hand if not is_suit_king(c) and not is_trula(c)]
-        allowed = allowed or list(hand)  # only kings and trula left (two packs): any card
+        allowed = allowed or [*hand]  # only kings and trula left (two packs): any card
         if s.rules.flag("discard_taroks_only_if_forced"):
             suits = [c for c in allowed if not c.is_tarok]
             return suits or allowed
         return allowed
 
-    def legal_talon(self, state: HandState) -> list[Move]:
-        s = st(state)
+    def legal_talon(self, s: SlovenianState) -> list[Move]:
         if s.group is None:
-            return [Move(PICK, str(i)) for i in range(len(self.groups(s)))]
+            if self.free_exchange(s):
+                codes = self.deck(s.rules).codes
+                return [Move(Kind.PICK, codes[c]) for c in s.talon]
+            return [Move(Kind.PICK, str(i)) for i in range(len(self.groups(s)))]
         codes = self.deck(s.rules).codes
-        return [Move(DISCARD, codes[c]) for c in self.discardable(s)]
+        return [Move(Kind.DISCARD, codes[c]) for c in self.discardable(s)]
 
-    def explain_talon(self, state: HandState, move: Move) -> str:
-        s = st(state)
-        if move.kind == DISCARD and s.group is not None:
+    def explain_talon(self, s: SlovenianState, move: Move) -> str:
+        if move.kind == Kind.DISCARD and s.group is not None:
             return m.DISCARD_NOT_ALLOWED
+        if move.kind == Kind.PICK and s.group is None and not self.free_exchange(s):
+            return m.NO_SUCH_GROUP  # a client's pick of a group this talon does not have
         return m.WRONG_PHASE
 
-    def apply_talon(self, state: HandState, move: Move) -> HandState:
-        s = st(state)
+    def apply_talon(self, s: SlovenianState, move: Move) -> SlovenianState:
         assert s.declarer is not None
-        if move.kind == PICK:
-            return self._pick(s, int(move.value))
         deck = self.deck(s.rules)
+        if move.kind == Kind.PICK:
+            if self.free_exchange(s):
+                return self._take(s, deck.card(move.value))
+            return self._pick(s, int(move.value))
         card = deck.card(move.value)
         hands = replace_at(s.hands, s.declarer, without(s.hands[s.declarer], card))
         piles = replace_at(s.piles, s.declarer, (*s.piles[s.declarer], card))
         shown = deck.codes[card] if card.is_tarok else ""
         left = s.to_discard - 1
-        done = {"phase": ANNOUNCE, "turn": s.declarer} if left == 0 else {}
+        done = {"phase": Phase.ANNOUNCE, "turn": s.declarer} if left == 0 else {}
         return evolve(
             s,
             hands=hands,
             piles=piles,
             discards=(*s.discards, card),
             to_discard=left,
-            facts=(*s.facts, Fact(s.declarer, DISCARD, shown)),
+            facts=(*s.facts, Fact(s.declarer, Kind.DISCARD, shown)),
             **done,
         )
 
     def _pick(self, s: SlovenianState, index: int) -> SlovenianState:
         assert s.declarer is not None
-        groups = self.groups(s)
-        chosen = groups[index]
-        rest = tuple(c for i, g in enumerate(groups) if i != index for c in g)
+        chosen = self.talon_group(s, index)  # EngineBug for a group that cannot exist
+        rest = tuple(c for i, g in enumerate(self.groups(s)) if i != index for c in g)
         hand = self.deck(s.rules).sort(s.hands[s.declarer] + chosen)
         return evolve(
             s,
@@ -143,6 +157,30 @@ class CallAndExchange:
             talon=rest,
             to_discard=len(chosen),
             hands=replace_at(s.hands, s.declarer, hand),
-            mond_left=any(is_mond(c) for c in rest),
-            facts=(*s.facts, Fact(s.declarer, PICK, str(index))),
+            facts=(*s.facts, Fact(s.declarer, Kind.PICK, str(index))),
         )
+
+    def _take(self, s: SlovenianState, card: Card) -> SlovenianState:
+        """One talon card into the declarer's hand; after the last one he lays away as many."""
+        assert s.declarer is not None
+        count = self.contract_table[s.contract].talon_group
+        deck = self.deck(s.rules)
+        hand = deck.sort((*s.hands[s.declarer], card))
+        s = evolve(
+            s,
+            talon=without(s.talon, card),
+            hands=replace_at(s.hands, s.declarer, hand),
+            facts=(*s.facts, Fact(s.declarer, Kind.PICK, deck.codes[card])),
+        )
+        if len(s.exposed_talon) - len(s.talon) < count:
+            return s
+        return evolve(s, group=FREE_PICK, to_discard=count)
+
+    def pick_label(self, s: SlovenianState, value: str) -> str:
+        deck = self.deck(s.rules)
+        if self.free_exchange(s):
+            return f"Take {deck.labels[deck.card(value)]} from the talon"
+        return "Take talon group " + " ".join(deck.labels[c] for c in self.groups(s)[int(value)])
+
+
+_FACE_RANKS = {face: rank for rank, face in FIGURE_FACES.items()}

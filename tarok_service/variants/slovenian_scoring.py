@@ -11,7 +11,8 @@ from ..engine.outcome import HandResult, ScoreLine
 from . import slovenian_data as d
 
 if TYPE_CHECKING:
-    from .slovenian import Slovenian, SlovenianState
+    from .slovenian import SlovenianFamily as Slovenian
+    from .slovenian_state import SlovenianState
 
 
 def score(variant: Slovenian, s: SlovenianState) -> HandResult:
@@ -22,7 +23,7 @@ def score(variant: Slovenian, s: SlovenianState) -> HandResult:
     team = s.team()
     team_cards = [card for seat in team for card in s.piles[seat]]
     opp_cards = [card for seat in range(s.players) if seat not in team for card in s.piles[seat]]
-    opp_cards += list(s.talon) + [card for h in s.hands for card in h]  # early end: unplayed
+    opp_cards += [*s.talon] + [card for h in s.hands for card in h]  # early end: unplayed
     points = variant.deck(s.rules).points
     sides = (in_threes(team_cards, points), in_threes(opp_cards, points))
     if c.fixed:
@@ -113,14 +114,16 @@ def _normal(
     if announcer is not None:
         sign = _side_sign(s, announcer)
         made = valat_side == sign
-        value = sign * (1 if made else -1) * 500 * k.multiplier(s.level(d.VALAT_BONUS))
+        announced = variant.bonus_table(s.rules)[d.VALAT_BONUS][2]
+        value = sign * (1 if made else -1) * announced * k.multiplier(s.level(d.VALAT_BONUS))
         line = ScoreLine("valat (announced)", value)
         won_game = (sign > 0) if made else (sign < 0 and contract_made)
         if made or s.rules.opt("failed_announced_valat_mode") == "valat_only":
             return value, won_game, [line]
         extra.append(line)
     elif valat_side:
-        value = valat_side * 250 * k.multiplier(s.level(d.GAME))
+        silent = variant.bonus_table(s.rules)[d.VALAT_BONUS][1]
+        value = valat_side * silent * k.multiplier(s.level(d.GAME))
         return value, valat_side > 0, [ScoreLine("valat (silent)", value)]
     diff = team_points - variant.half
     rounded = round5(diff) if s.rules.flag("round_difference") else diff
@@ -154,10 +157,12 @@ def _holder(s: SlovenianState, cards: list[Card]) -> int:
     return 1 if sides.pop() else -1
 
 
-def _item(s: SlovenianState, item: str, outcome: int, present: bool) -> list[ScoreLine]:
+def _item(
+    variant: Slovenian, s: SlovenianState, item: str, outcome: int, present: bool
+) -> list[ScoreLine]:
     """Score one bonus. `outcome` is +1/-1 for the side that made it, 0 if nobody did;
     `present` says whether a silent bonus/failure arises at all."""
-    name, silent, announced = d.BONUS_VALUES[item]
+    name, silent, announced = variant.bonus_table(s.rules)[item]
     announcer = s.announcer(item)
     if announcer is not None:
         sign = _side_sign(s, announcer)
@@ -176,20 +181,20 @@ def bonuses(variant: Slovenian, s: SlovenianState) -> list[ScoreLine]:
     kings = [c for c in variant.deck(s.rules).cards if c.rank == KING and not c.is_tarok]
     for item, cards in ((d.TRULA, trula), (d.KINGS, kings)):
         holder = _holder(s, cards)
-        lines += _item(s, item, holder, holder != 0)
+        lines += _item(variant, s, item, holder, holder != 0)
     last = s.tricks[-1]
-    if s.called is not None and s.players == 4:
-        in_last = s.called in last.cards
+    if s.called and s.players == 4:
+        in_last = any(c in last.cards for c in s.called)
         ours = 1 if in_last and last.winner in s.team() else -1
-        lines += _item(s, d.KING_ULTIMO, ours if in_last else 0, in_last)
+        lines += _item(variant, s, d.KING_ULTIMO, ours if in_last else 0, in_last)
     pagat = Card(TAROK, PAGAT)
     player = next((seat for seat, c in last.plays if c == pagat), None)
     if player is not None:
         won = last.winner == player
         side = _side_sign(s, player)
-        lines += _item(s, d.PAGAT_ULTIMO, side if won else -side, True)
+        lines += _item(variant, s, d.PAGAT_ULTIMO, side if won else -side, True)
     elif s.announcer(d.PAGAT_ULTIMO) is not None:
-        lines += _item(s, d.PAGAT_ULTIMO, 0, False)
+        lines += _item(variant, s, d.PAGAT_ULTIMO, 0, False)
     return lines
 
 
@@ -199,7 +204,7 @@ def _mondfang(variant: Slovenian, s: SlovenianState, lines: list[ScoreLine]) -> 
     if any("valat" in line.item for line in lines) and not s.rules.flag("mondfang_with_valat"):
         return tuple(penalties)
     penalty = s.rules.num("mondfang_penalty")
-    for seat in variant.captured_monds(s):
+    for seat in s.mondfangs:
         penalties[seat] -= penalty
     left = variant.monds_left(s)
     if left and s.declarer is not None and c.bonuses:

@@ -3,72 +3,69 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
+from ..engine.announce import AnnouncingState, RoundKind
 from ..engine.auction import Auction
 from ..engine.cards import KING, MOND, PAGAT, SKIS, TAROK, Card
-from ..engine.state import HandState
-from ..engine.view import Fact
+from ..engine.state import REDEAL, SCORED, TRICKS
+from ..engine.trickplay import PLAY
 
-BIDDING, CALLING, TALON, ANNOUNCE = "bidding", "calling", "talon", "announce"
-BID, PASS, CALL, PICK, DISCARD, ANNOUNCE_MOVE, KONTRA, PLAY = (
-    "bid",
-    "pass",
-    "call",
-    "talon",
-    "discard",
-    "announce",
-    "kontra",
-    "play",
-)
+
+class Phase(StrEnum):
+    """The phases of a hand (the values are the phase strings of logs and views)."""
+
+    BIDDING = "bidding"
+    CALLING = "calling"
+    TALON = "talon"
+    ANNOUNCE = "announce"
+    TRICKS = TRICKS
+    SCORED = SCORED
+    REDEAL = REDEAL
+
+
+class Kind(StrEnum):
+    """Move kinds (also the kinds of the facts they leave)."""
+
+    BID = "bid"  # bid:<contract>
+    PASS = RoundKind.PASS
+    CALL = "call"  # call:<card code> or call:<suit + K> (both kings, two packs)
+    PICK = "talon"  # talon:<group index> or talon:<card code> (free exchange)
+    DISCARD = "discard"  # discard:<card code>
+    ANNOUNCE = RoundKind.ANNOUNCE  # announce:<bonus item>
+    KONTRA = RoundKind.KONTRA  # kontra:<item>
+    PLAY = PLAY  # play:<card code>
+
+
 TRULA_RANKS = (PAGAT, MOND, SKIS)
 
 
 @dataclass(frozen=True, slots=True)
-class SlovenianState(HandState):
-    """A Slovenian hand: the auction, the contract and what has been said about it."""
+class SlovenianState(AnnouncingState):
+    """A hand of a Slovenian-family rule set: the auction, the contract, the exchange and (in
+    `AnnouncingState`) what has been said about it. What may be several with two packs is a
+    tuple from the start (one pack: at most one entry): the called cards, the partners, the
+    called cards in the talon, the captured monds."""
 
     auction: Auction | None = None
     contract: int = -1
     declarer: int | None = None
-    called: Card | None = None
-    partner: int | None = None
-    king_in_talon: bool = False
+    called: tuple[Card, ...] = ()  # the cards the call named
+    partners: tuple[int, ...] = ()  # their holders at the call, other than the declarer
+    talon_kings: tuple[Card, ...] = ()  # called cards that lay in the talon (a zaruf)
     exposed_talon: tuple[Card, ...] = ()
     group: int | None = None
     to_discard: int = 0
     discards: tuple[Card, ...] = ()
-    announced: tuple[tuple[str, int], ...] = ()  # (item, seat)
-    levels: tuple[tuple[str, int], ...] = ()  # (item, kontra level)
-    passes: int = 0
-    mond_left: bool = False
-    mond_captured: int | None = None
+    mondfangs: tuple[int, ...] = ()  # the owner of every captured mond
     talon_won: bool = False
     gifts: tuple[Card, ...] = ()  # klop: talon cards given to trick winners
-    facts: tuple[Fact, ...] = ()
-
-    def mates(self) -> tuple[int, ...]:
-        """The declarer's partners: here the holder of the called card, if another player."""
-        return () if self.partner is None else (self.partner,)
-
-    def called_cards(self) -> tuple[Card, ...]:
-        """The cards whose holders are the declarer's partners."""
-        return () if self.called is None else (self.called,)
-
-    def zaruf_cards(self) -> tuple[Card, ...]:
-        """Called cards that lay in the talon: one winning a trick brings the talon rest."""
-        return self.called_cards() if self.king_in_talon else ()
 
     def team(self) -> tuple[int, ...]:
         """The declarer side: the declarer first, then his partners."""
         if self.declarer is None:
             return ()
-        return (self.declarer, *(p for p in self.mates() if p != self.declarer))
-
-    def level(self, item: str) -> int:
-        return dict(self.levels).get(item, 0)
-
-    def announcer(self, item: str) -> int | None:
-        return dict(self.announced).get(item)
+        return (self.declarer, *(p for p in self.partners if p != self.declarer))
 
 
 def is_trula(card: Card) -> bool:
@@ -86,8 +83,3 @@ def is_pagat(card: Card) -> bool:
 
 def is_suit_king(card: Card) -> bool:
     return card.rank == KING and not card.is_tarok
-
-
-def st(state: HandState) -> SlovenianState:
-    assert isinstance(state, SlovenianState)
-    return state

@@ -7,34 +7,28 @@ from typing import TYPE_CHECKING
 
 from ..engine.moves import Move
 from ..engine.view import PublicCards, View, seat_view
+from .slovenian_state import Kind, SlovenianState
 
 if TYPE_CHECKING:
-    from .slovenian import Slovenian, SlovenianState
+    from .slovenian import SlovenianFamily as Slovenian
 
 
 def partner_known(
-    s: SlovenianState,
-    seat: int | None,
-    partner: int | None = None,
-    revealing: Collection[str] = ("king_ultimo",),
+    s: SlovenianState, seat: int | None, partner: int, revealing: Collection[str]
 ) -> bool:
-    """Whether `seat` knows that `partner` (default: the partner) is a partner: he is that
-    partner, or the partner showed himself (played a called card, announced a `revealing` item
-    such as king ultimo, or raised a kontra for the declarer side)."""
-    if partner is None:
-        partner = s.partner
-    if partner is None:
-        return False
+    """Whether `seat` knows that `partner` is a partner: he is that partner, or the partner
+    showed himself (played a called card, announced a `revealing` item such as king ultimo,
+    or raised a kontra for the declarer side)."""
     if seat == partner:
         return True
-    called = s.called_cards()
-    plays = [p for tr in s.tricks for p in tr.plays] + list(s.trick)
+    called = s.called
+    plays = [p for tr in s.tricks for p in tr.plays] + [*s.trick]
     played = any(who == partner and c in called for who, c in plays)
     spoke = any(
         f.seat == partner
         and (
-            (f.kind == "announce" and f.value in revealing)
-            or (f.kind == "kontra" and f.level % 2 == 0)
+            (f.kind == Kind.ANNOUNCE and f.value in revealing)
+            or (f.kind == Kind.KONTRA and f.level % 2 == 0)
         )
         for f in s.facts
     )
@@ -61,7 +55,7 @@ def build_view(
     variant: Slovenian, s: SlovenianState, seat: int | None, legal: tuple[Move, ...]
 ) -> View:
     reveal = variant.revealing_items
-    partners = tuple(p for p in s.mates() if partner_known(s, seat, p, reveal))
+    partners = tuple(p for p in s.partners if partner_known(s, seat, p, reveal))
     codes = variant.deck(s.rules).codes
     return seat_view(
         s,
@@ -71,7 +65,7 @@ def build_view(
         contract=variant.contract_table[s.contract].id if s.contract >= 0 else "",
         declarer=s.declarer,
         partners=partners,
-        called=",".join(codes[c] for c in s.called_cards()),
+        called=",".join(codes[c] for c in s.called),
         legal=legal,
         result=variant.result(s) if s.finished else None,
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ..engine import moves as m
 from ..engine import tricks as t
@@ -33,7 +34,8 @@ from ..engine.cards import (
 from ..engine.moves import Move
 from ..engine.options import OptionSpec, Rules
 from ..engine.outcome import HandResult
-from ..engine.state import SCORED, HandState, Trick, evolve, replace_at, without
+from ..engine.phases import PhaseRule, PhaseTable
+from ..engine.state import SCORED, TRICKS, HandState, Trick, evolve, replace_at, without
 from ..engine.trickplay import PLAY, TrickPlay, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, PublicCards, View, seat_view
@@ -41,8 +43,27 @@ from . import bolognese_scoring as scoring
 from .bolognese_combinations import SET_VALUES, Combinations, find, sequence_value
 from .registry import register
 
-DISCARD, DECLARE, MATTO = "discard", "declare", "matto"
-PASS, GIVE = "pass", "give"
+
+class Phase(StrEnum):
+    """The phases of a deal (the values are the phase strings of logs and views)."""
+
+    DISCARD = "discard"  # the dealer lays away two cards
+    DECLARE = "declare"  # each seat declares its combinations or passes
+    TRICKS = TRICKS
+    MATTO = "matto"  # the Matto's owner gives a card for it
+    SCORED = SCORED
+
+
+class Kind(StrEnum):
+    """Move kinds."""
+
+    DISCARD = "discard"  # discard:<card>
+    DECLARE = "declare"
+    PASS = "pass"
+    PLAY = PLAY  # play:<card>
+    GIVE = "give"  # give:<card>, for the Matto
+
+
 DECK: Deck = tarocco62()
 PLAYERS = 4
 DEALER_EXTRA = 2  # the dealer gets 17 and lays away 2
@@ -74,11 +95,6 @@ class BologneseState(HandState):
     facts: tuple[Fact, ...] = ()
 
 
-def st(state: HandState) -> BologneseState:
-    assert isinstance(state, BologneseState)
-    return state
-
-
 def move_card(
     piles: tuple[tuple[Card, ...], ...], card: Card, source: int, target: int
 ) -> tuple[tuple[Card, ...], ...]:
@@ -91,13 +107,22 @@ def team_took_trick(s: HandState, seat: int) -> bool:
     return any(tr.winner in scoring.team_of(seat) for tr in s.tricks)
 
 
-class TaroccoBolognese(TrickPlay, Variant):
+class TaroccoBolognese(TrickPlay[BologneseState], Variant[BologneseState]):
     """Tarocco Bolognese: the one-deal partnership game with combinations."""
 
     id = "tarocco_bolognese"
     name = "Tarocco Bolognese"
     player_counts = (PLAYERS,)
     option_specs = OPTIONS
+    phases = Phase
+
+    def phase_table(self) -> PhaseTable[BologneseState]:
+        return {
+            Phase.DISCARD: PhaseRule(self.legal_discard, self.apply_discard, self.explain_discard),
+            Phase.DECLARE: PhaseRule(self.legal_declare, self.apply_declare, self.explain_declare),
+            Phase.TRICKS: self.trick_phase(),
+            Phase.MATTO: PhaseRule(self.legal_matto, self.apply_matto, self.explain_matto),
+        }
 
     def deck(self, rules: Rules) -> Deck:
         return DECK
@@ -120,7 +145,7 @@ class TaroccoBolognese(TrickPlay, Variant):
 
     # --- deal and discard -----------------------------------------------------------------
 
-    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> HandState:
+    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> BologneseState:
         """Packets of 5 from the dealer's right, three rounds; the last 2 cards to the dealer."""
         if len(order) != len(DECK) or set(order) != set(DECK.cards):
             raise ValueError("a Bolognese deal needs the 62 cards of the pack")
@@ -130,7 +155,7 @@ class TaroccoBolognese(TrickPlay, Variant):
         return BologneseState(
             rules=rules,
             dealer=dealer,
-            phase=DISCARD,
+            phase=Phase.DISCARD,
             turn=dealer,
             hands=tuple(DECK.sort(h) for h in hands),
             talon=(),
@@ -141,15 +166,13 @@ class TaroccoBolognese(TrickPlay, Variant):
         """Never a king, the Angel, the World, the Bégato or the Matto."""
         return [c for c in s.hands[s.dealer] if c not in KEPT_BACK]
 
-    def legal_discard(self, state: HandState) -> list[Move]:
-        s = st(state)
-        return [Move(DISCARD, DECK.codes[c]) for c in self.discardable(s)]
+    def legal_discard(self, s: BologneseState) -> list[Move]:
+        return [Move(Kind.DISCARD, DECK.codes[c]) for c in self.discardable(s)]
 
-    def explain_discard(self, state: HandState, move: Move) -> str:
-        return m.DISCARD_NOT_ALLOWED if move.kind == DISCARD else m.WRONG_PHASE
+    def explain_discard(self, s: BologneseState, move: Move) -> str:
+        return m.DISCARD_NOT_ALLOWED if move.kind == Kind.DISCARD else m.WRONG_PHASE
 
-    def apply_discard(self, state: HandState, move: Move) -> HandState:
-        s = st(state)
+    def apply_discard(self, s: BologneseState, move: Move) -> BologneseState:
         card = DECK.card(move.value)
         s = evolve(
             s,
@@ -158,33 +181,31 @@ class TaroccoBolognese(TrickPlay, Variant):
             discards=(*s.discards, card),
         )
         if len(s.discards) == DEALER_EXTRA:
-            return evolve(s, phase=DECLARE, turn=s.forehand)
+            return evolve(s, phase=Phase.DECLARE, turn=s.forehand)
         return s
 
     # --- declarations ---------------------------------------------------------------------
 
-    def legal_declare(self, state: HandState) -> list[Move]:
+    def legal_declare(self, s: BologneseState) -> list[Move]:
         """Declare everything, or pass (a pass is offered even with nothing to declare, so that
         passing reveals nothing)."""
-        s = st(state)
         assert s.turn is not None
         has = bool(self.combinations(s, s.hands[s.turn]))
-        return [Move(DECLARE), Move(PASS)] if has else [Move(PASS)]
+        return [Move(Kind.DECLARE), Move(Kind.PASS)] if has else [Move(Kind.PASS)]
 
-    def explain_declare(self, state: HandState, move: Move) -> str:
-        return m.ANNOUNCEMENT_NOT_ALLOWED if move.kind == DECLARE else m.WRONG_PHASE
+    def explain_declare(self, s: BologneseState, move: Move) -> str:
+        return m.ANNOUNCEMENT_NOT_ALLOWED if move.kind == Kind.DECLARE else m.WRONG_PHASE
 
-    def apply_declare(self, state: HandState, move: Move) -> HandState:
-        s = st(state)
+    def apply_declare(self, s: BologneseState, move: Move) -> BologneseState:
         assert s.turn is not None
         seat = s.turn
-        if move.kind == DECLARE:
+        if move.kind == Kind.DECLARE:
             combos = self.combinations(s, s.hands[seat])
             text = ",".join(c.describe() for c in combos.all)
-            fact = Fact(seat, DECLARE, text, combos.total)
+            fact = Fact(seat, Kind.DECLARE, text, combos.total)
             s = evolve(s, declared=(*s.declared, (seat, combos)), facts=(*s.facts, fact))
         else:
-            s = evolve(s, facts=(*s.facts, Fact(seat, PASS, "")))
+            s = evolve(s, facts=(*s.facts, Fact(seat, Kind.PASS, "")))
         s = evolve(s, spoken=s.spoken + 1)
         if s.spoken == PLAYERS:
             return start_tricks(s, s.forehand)
@@ -192,22 +213,21 @@ class TaroccoBolognese(TrickPlay, Variant):
 
     # --- trick play -----------------------------------------------------------------------
 
-    def trick_rules(self, state: HandState) -> t.TrickRules:
+    def trick_rules(self, state: BologneseState) -> t.TrickRules:
         return TRICK_RULES
 
-    def after_trick(self, state: HandState, trick: Trick) -> HandState:
+    def after_trick(self, s: BologneseState, trick: Trick) -> BologneseState:
         """The Matto stays with its team: taken back from a trick the other team won."""
-        s = st(state)
         owner = next((seat for seat, c in trick.plays if c.suit == FOOL and c == MATTO_CARD), None)
         if owner is None or trick.winner in scoring.team_of(owner):
             return s
         piles = move_card(s.piles, MATTO_CARD, trick.winner, owner)
         return evolve(s, piles=piles, matto_due=owner, matto_taker=trick.winner)
 
-    def finish_play(self, state: HandState) -> HandState:
-        return self.end_of_play(st(super().finish_play(state)))
+    def finish_play(self, state: BologneseState) -> BologneseState:
+        return self.end_of_play(super().finish_play(state))
 
-    def end_of_play(self, s: BologneseState) -> HandState:
+    def end_of_play(self, s: BologneseState) -> BologneseState:
         """After the last trick: a team without a trick loses the Matto to the other team, and
         the dealer's discards too if it is the dealer's; otherwise a Matto lost in a trick is
         paid for with a card its owner chooses (phase `matto`)."""
@@ -222,7 +242,7 @@ class TaroccoBolognese(TrickPlay, Variant):
                 piles = move_card(piles, card, s.dealer, last)
             s = evolve(s, piles=piles)
         if s.matto_due is not None:
-            return evolve(s, phase=MATTO, turn=s.matto_due)
+            return evolve(s, phase=Phase.MATTO, turn=s.matto_due)
         return s
 
     # --- the Matto exchange ---------------------------------------------------------------
@@ -236,19 +256,15 @@ class TaroccoBolognese(TrickPlay, Variant):
         cards = [c for c in pile if DECK.points[c] == low]
         return sorted(cards, key=lambda c: (c.suit in (TAROK, FOOL), c.rank, DECK.index[c]))
 
-    def legal_matto(self, state: HandState) -> list[Move]:
-        return [Move(GIVE, DECK.codes[c]) for c in self.exchange_cards(st(state))]
+    def legal_matto(self, s: BologneseState) -> list[Move]:
+        """The cards to give, the default move (the base `default_move`, the first legal
+        move) first: the lowest suit pip, else the lowest other 1-point card."""
+        return [Move(Kind.GIVE, DECK.codes[c]) for c in self.exchange_cards(s)]
 
-    def default_move(self, state: HandState) -> Move:
-        """The move a bot or a timed-out seat gets: the first legal move (for the Matto
-        exchange, the lowest suit pip, else the lowest other 1-point card)."""
-        return self.legal_moves(state)[0]
+    def explain_matto(self, s: BologneseState, move: Move) -> str:
+        return m.ILLEGAL_MOVE if move.kind == Kind.GIVE else m.WRONG_PHASE
 
-    def explain_matto(self, state: HandState, move: Move) -> str:
-        return m.ILLEGAL_MOVE if move.kind == GIVE else m.WRONG_PHASE
-
-    def apply_matto(self, state: HandState, move: Move) -> HandState:
-        s = st(state)
+    def apply_matto(self, s: BologneseState, move: Move) -> BologneseState:
         assert s.matto_due is not None and s.matto_taker is not None
         card = DECK.card(move.value)
         holder = next(seat for seat in scoring.team_of(s.matto_due) if card in s.piles[seat])
@@ -256,20 +272,19 @@ class TaroccoBolognese(TrickPlay, Variant):
             s,
             piles=move_card(s.piles, card, holder, s.matto_taker),
             given=card,
-            phase=SCORED,
+            phase=Phase.SCORED,
             turn=None,
-            facts=(*s.facts, Fact(s.matto_due, GIVE, move.value)),
+            facts=(*s.facts, Fact(s.matto_due, Kind.GIVE, move.value)),
         )
 
     # --- result, invariants, view ---------------------------------------------------------
 
-    def result(self, state: HandState) -> HandResult | None:
-        return scoring.score(self, st(state)) if state.finished else None
+    def result(self, state: BologneseState) -> HandResult | None:
+        return scoring.score(self, state) if state.finished else None
 
-    def invariants(self, state: HandState, result: HandResult) -> list[str]:
+    def invariants(self, s: BologneseState, result: HandResult) -> list[str]:
         """87 card points between the teams, 6 for one last trick, even piles, and scores
         that are the difference of the team totals."""
-        s = st(state)
         errors = []
         if sum(result.side_points) != scoring.PACK_POINTS:
             errors.append(f"card points add up to {sum(result.side_points)}")
@@ -288,12 +303,11 @@ class TaroccoBolognese(TrickPlay, Variant):
         """Declared cards, to everyone; the discards to the dealer, and to all once play is
         over (the piles are counted face up, and the Matto exchange may offer them)."""
         groups = [PublicCards("declared", DECK.sort(c.cards()), who) for who, c in s.declared]
-        if s.discards and (seat == s.dealer or s.phase in (MATTO, SCORED)):
+        if s.discards and (seat == s.dealer or s.phase in (Phase.MATTO, Phase.SCORED)):
             groups.append(PublicCards("discards", s.discards, s.dealer))
         return tuple(groups)
 
-    def view(self, state: HandState, seat: int | None) -> View:
-        s = st(state)
+    def view(self, s: BologneseState, seat: int | None) -> View:
         return seat_view(
             s,
             seat,
@@ -307,13 +321,12 @@ class TaroccoBolognese(TrickPlay, Variant):
             result=self.result(s),
         )
 
-    def label(self, state: HandState, move: Move) -> str:
-        if move.kind in (PLAY, DISCARD):
+    def label(self, s: BologneseState, move: Move) -> str:
+        if move.kind in (Kind.PLAY, Kind.DISCARD):
             return f"{move.kind.capitalize()} {DECK.labels[DECK.card(move.value)]}"
-        if move.kind == GIVE:
+        if move.kind == Kind.GIVE:
             return f"Give {DECK.labels[DECK.card(move.value)]} for the Matto"
-        if move.kind == DECLARE:
-            s = st(state)
+        if move.kind == Kind.DECLARE:
             assert s.turn is not None
             combos = self.combinations(s, s.hands[s.turn])
             names = ", ".join(c.describe() for c in combos.all)

@@ -8,13 +8,15 @@ from dataclasses import replace
 from ..engine import kontra as k
 from ..engine import moves as m
 from ..engine import tricks as t
+from ..engine.announce import AnnouncementRound
 from ..engine.auction import PASSED, Auction
 from ..engine.cards import PAGAT, TAROK, Card, Deck, deal_packets
 from ..engine.match import HAND_SCORE, ZID_PAYMENT, ZID_TAKEN, MatchState, Settlement
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
-from ..engine.state import REDEAL, HandState, Trick, evolve, replace_at
+from ..engine.phases import PhaseRule, PhaseTable
+from ..engine.state import Trick, evolve, replace_at
 from ..engine.trickplay import TrickPlay, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, View
@@ -23,26 +25,9 @@ from . import taroky_scoring as scoring
 from . import taroky_talon as talon
 from .registry import register
 from .taroky_declarations import declarations
-from .taroky_state import (
-    BIDDING,
-    CALLING,
-    DECK,
-    DECLARING,
-    THIRD_TALON,
-    VARSAVA_CHOICE,
-    TarokyState,
-    st,
-)
+from .taroky_state import DECK, DECLARATION, Kind, Phase, TarokyState
 from .taroky_view import build_view
 
-BID, PASS, ANNOUNCE, KONTRA, PLAY, DECLARATION = (
-    "bid",
-    "pass",
-    "announce",
-    "kontra",
-    "play",
-    "declaration",
-)
 PAGAT_CARD = Card(TAROK, PAGAT)
 PLAIN_RULES = t.TrickRules(emperor=False)
 VARSAVA_RULES = t.TrickRules(
@@ -50,7 +35,7 @@ VARSAVA_RULES = t.TrickRules(
 )
 
 
-class Taroky(TrickPlay, Variant):
+class Taroky(AnnouncementRound[TarokyState], TrickPlay[TarokyState], Variant[TarokyState]):
     """Czech taroky "se starou": povinnosti, the call of XIX, varšava and the žid."""
 
     id = "taroky"
@@ -60,8 +45,24 @@ class Taroky(TrickPlay, Variant):
     name = "Czech taroky"
     player_counts = (4,)
     option_specs = d.OPTIONS
+    phases = Phase
     talon_size = 6
     packet = 6
+
+    def phase_table(self) -> PhaseTable[TarokyState]:
+        return {
+            Phase.BIDDING: PhaseRule(self.legal_bidding, self.apply_bidding, self.explain_bidding),
+            Phase.VARSAVA_CHOICE: PhaseRule(
+                self.legal_varsava_choice, self.apply_varsava_choice, self.explain_varsava_choice
+            ),
+            Phase.CALLING: PhaseRule(self.legal_calling, self.apply_calling, self.explain_calling),
+            Phase.THIRD_TALON: PhaseRule(self.legal_third_talon, self.apply_third_talon),
+            Phase.EXCHANGE: PhaseRule(
+                self.legal_exchange, self.apply_exchange, self.explain_exchange
+            ),
+            Phase.DECLARING: self.round_phase(),
+            Phase.TRICKS: self.trick_phase(),
+        }
 
     def deck(self, rules: Rules) -> Deck:
         return DECK
@@ -84,7 +85,7 @@ class Taroky(TrickPlay, Variant):
 
     # --- deal ---------------------------------------------------------------------------
 
-    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> HandState:
+    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> TarokyState:
         """The talon is the first six cards; then packets of six from forehand."""
         n = rules.players
         forehand = (dealer + 1) % n
@@ -92,7 +93,7 @@ class Taroky(TrickPlay, Variant):
         return TarokyState(
             rules=rules,
             dealer=dealer,
-            phase=BIDDING,
+            phase=Phase.BIDDING,
             turn=forehand,
             hands=tuple(DECK.sort(h) for h in hands),
             talon=tal,
@@ -100,102 +101,99 @@ class Taroky(TrickPlay, Variant):
             auction=Auction(forehand, (None,) * n),
         )
 
-    def misdeal(self, state: HandState) -> HandState:
+    def misdeal(self, s: TarokyState) -> TarokyState:
         """Throw the hand in as misdealt: the dealer pays into the zid (seed)."""
-        return evolve(st(state), phase=REDEAL, turn=None, misdealt=True)
+        return evolve(s, phase=Phase.REDEAL, turn=None, misdealt=True)
 
     # --- auction of obligations ----------------------------------------------------------
 
-    def legal_bidding(self, state: HandState) -> list[Move]:
+    def legal_bidding(self, s: TarokyState) -> list[Move]:
         """Forehand must name an obligation first; the others accept (pass) or go higher."""
-        s = st(state)
         assert s.auction is not None and s.turn is not None
         if s.turn == s.forehand and s.auction.bids[s.turn] is None:
-            return [Move(BID, o.id) for o in d.OBLIGATIONS]
+            return [Move(Kind.BID, o.id) for o in d.OBLIGATIONS]
         best, _ = s.auction.high()
-        higher = [Move(BID, o.id) for i, o in enumerate(d.OBLIGATIONS) if i > best]
-        return [Move(PASS), *higher]
+        higher = [Move(Kind.BID, o.id) for i, o in enumerate(d.OBLIGATIONS) if i > best]
+        return [Move(Kind.PASS), *higher]
 
-    def explain_bidding(self, state: HandState, move: Move) -> str:
-        if move.kind == PASS:
+    def explain_bidding(self, s: TarokyState, move: Move) -> str:
+        if move.kind == Kind.PASS:
             return m.PASS_NOT_ALLOWED
-        if move.kind != BID:
+        if move.kind != Kind.BID:
             return m.WRONG_PHASE
         return m.BID_TOO_LOW if move.value in d.OBLIGATION_INDEX else m.BID_NOT_ALLOWED
 
-    def apply_bidding(self, state: HandState, move: Move) -> HandState:
-        s, seat = st(state), state.turn
+    def apply_bidding(self, s: TarokyState, move: Move) -> TarokyState:
+        seat = s.turn
         assert s.auction is not None and seat is not None
-        bid = PASSED if move.kind == PASS else d.OBLIGATION_INDEX[move.value]
+        bid = PASSED if move.kind == Kind.PASS else d.OBLIGATION_INDEX[move.value]
         auction = s.auction.bid(seat, bid)
         s = evolve(s, auction=auction, facts=(*s.facts, Fact(seat, move.kind, move.value)))
         best, high = auction.high()
         if high is None or not auction.others_passed(high):
             return evolve(s, turn=auction.next_bidder(seat))
         if d.OBLIGATIONS[best].id == d.BASIC:
-            return evolve(s, phase=VARSAVA_CHOICE, turn=high)
+            return evolve(s, phase=Phase.VARSAVA_CHOICE, turn=high)
         return self._chosen(s, high, d.OBLIGATIONS[best].id)
 
-    def legal_varsava_choice(self, state: HandState) -> list[Move]:
+    def legal_varsava_choice(self, s: TarokyState) -> list[Move]:
         """Everybody accepted the basic obligation: forehand may turn it into varšava."""
-        return [Move(BID, d.VARSAVA), Move(PASS)]
+        return [Move(Kind.BID, d.VARSAVA), Move(Kind.PASS)]
 
-    def explain_varsava_choice(self, state: HandState, move: Move) -> str:
-        return m.BID_NOT_ALLOWED if move.kind == BID else m.WRONG_PHASE
+    def explain_varsava_choice(self, s: TarokyState, move: Move) -> str:
+        return m.BID_NOT_ALLOWED if move.kind == Kind.BID else m.WRONG_PHASE
 
-    def apply_varsava_choice(self, state: HandState, move: Move) -> HandState:
-        s = st(state)
+    def apply_varsava_choice(self, s: TarokyState, move: Move) -> TarokyState:
         assert s.turn is not None
-        if move.kind == PASS:
+        if move.kind == Kind.PASS:
             return self._chosen(s, s.turn, d.BASIC)
-        fact = Fact(s.turn, BID, d.VARSAVA)
+        fact = Fact(s.turn, Kind.BID, d.VARSAVA)
         s = evolve(s, contract=d.VARSAVA, declarer=s.turn, facts=(*s.facts, fact))
         return start_tricks(s, s.forehand)
 
-    def _chosen(self, s: TarokyState, seat: int, contract: str) -> HandState:
+    def _chosen(self, s: TarokyState, seat: int, contract: str) -> TarokyState:
         o = d.BY_ID[contract]
         s = evolve(s, contract=contract, declarer=seat, turn=seat, multiplier=o.multiplier)
         if o.calls:
-            return evolve(s, phase=CALLING)
+            return evolve(s, phase=Phase.CALLING)
         if o.talon == "third":
-            return evolve(s, phase=THIRD_TALON)
+            return evolve(s, phase=Phase.THIRD_TALON)
         return self._declaring(s)
 
     # --- the call, the talon and the discards --------------------------------------------
 
-    def legal_calling(self, state: HandState) -> list[Move]:
-        return [Move(talon.CALL, DECK.codes[c]) for c in talon.callable_cards(st(state))]
+    def legal_calling(self, s: TarokyState) -> list[Move]:
+        return [Move(Kind.CALL, DECK.codes[c]) for c in talon.callable_cards(s)]
 
-    def explain_calling(self, state: HandState, move: Move) -> str:
-        return m.CALL_NOT_ALLOWED if move.kind == talon.CALL else m.WRONG_PHASE
+    def explain_calling(self, s: TarokyState, move: Move) -> str:
+        return m.CALL_NOT_ALLOWED if move.kind == Kind.CALL else m.WRONG_PHASE
 
-    def apply_calling(self, state: HandState, move: Move) -> HandState:
-        return talon.call(st(state), DECK.card(move.value))
+    def apply_calling(self, s: TarokyState, move: Move) -> TarokyState:
+        return talon.call(s, DECK.card(move.value))
 
-    def legal_third_talon(self, state: HandState) -> list[Move]:
-        return [Move(talon.TALON, talon.KEEP), Move(talon.TALON, talon.REJECT)]
+    def legal_third_talon(self, s: TarokyState) -> list[Move]:
+        return [Move(Kind.TALON, talon.KEEP), Move(Kind.TALON, talon.REJECT)]
 
-    def apply_third_talon(self, state: HandState, move: Move) -> HandState:
-        return talon.third_choice(st(state), move.value)
+    def apply_third_talon(self, s: TarokyState, move: Move) -> TarokyState:
+        return talon.third_choice(s, move.value)
 
-    def legal_exchange(self, state: HandState) -> list[Move]:
-        s = st(state)
+    def legal_exchange(self, s: TarokyState) -> list[Move]:
         seat = s.queue[0][0]
-        return [Move(talon.DISCARD, DECK.codes[c]) for c in talon.discardable(s, seat)]
+        return [Move(Kind.DISCARD, DECK.codes[c]) for c in talon.discardable(s, seat)]
 
-    def explain_exchange(self, state: HandState, move: Move) -> str:
-        return m.DISCARD_NOT_ALLOWED if move.kind == talon.DISCARD else m.WRONG_PHASE
+    def explain_exchange(self, s: TarokyState, move: Move) -> str:
+        return m.DISCARD_NOT_ALLOWED if move.kind == Kind.DISCARD else m.WRONG_PHASE
 
-    def apply_exchange(self, state: HandState, move: Move) -> HandState:
-        s = talon.discard(st(state), DECK.card(move.value))
+    def apply_exchange(self, s: TarokyState, move: Move) -> TarokyState:
+        s = talon.discard(s, DECK.card(move.value))
         return s if s.queue else self._declaring(s)
 
     # --- declarations and flek -----------------------------------------------------------
 
-    def _declaring(self, s: TarokyState) -> HandState:
+    def _declaring(self, s: TarokyState) -> TarokyState:
         """Revealing declarations are made from every hand at once, from the declarer on."""
         assert s.declarer is not None
-        made, facts = [], list(s.facts)
+        made, facts = [], [*s.facts]
         for i in range(s.players):
             seat = (s.declarer + i) % s.players
             for item in declarations(s.hands[seat]):
@@ -205,7 +203,7 @@ class Taroky(TrickPlay, Variant):
             s,
             declarations=tuple(made),
             facts=tuple(facts),
-            phase=DECLARING,
+            phase=Phase.DECLARING,
             turn=s.declarer,
             passes=0,
         )
@@ -219,45 +217,21 @@ class Taroky(TrickPlay, Variant):
         """Flek by an opponent, reflek by the declaring side, and so on to the table's limit."""
         return k.can_raise(s.flek, seat in s.team(), s.rules.num("max_flek"))
 
-    def legal_declaring(self, state: HandState) -> list[Move]:
-        s = st(state)
-        assert s.turn is not None
-        moves = [Move(PASS)] + [Move(ANNOUNCE, i) for i in self.announceable(s, s.turn)]
-        return moves + ([Move(KONTRA, d.GAME)] if self.can_flek(s, s.turn) else [])
+    def kontrable(self, s: TarokyState, seat: int) -> list[str]:
+        """Flek is raised on the game part alone."""
+        return [d.GAME] if self.can_flek(s, seat) else []
 
-    def explain_declaring(self, state: HandState, move: Move) -> str:
-        if move.kind == ANNOUNCE:
-            return m.ANNOUNCEMENT_NOT_ALLOWED
-        return m.KONTRA_NOT_ALLOWED if move.kind == KONTRA else m.WRONG_PHASE
-
-    def apply_declaring(self, state: HandState, move: Move) -> HandState:
-        s = st(state)
-        assert s.turn is not None
-        seat = s.turn
-        if move.kind == PASS:
-            if s.passes + 1 == s.players:
-                return start_tricks(s, s.forehand, passes=0)
-            return evolve(s, passes=s.passes + 1, turn=s.next_seat(seat))
-        if move.kind == ANNOUNCE:
-            fact = Fact(seat, ANNOUNCE, move.value)
-            return evolve(
-                s,
-                announced=(*s.announced, (move.value, seat)),
-                passes=0,
-                facts=(*s.facts, fact),
-            )
-        fact = Fact(seat, KONTRA, d.GAME, s.flek + 1)
-        return evolve(s, flek=s.flek + 1, passes=0, facts=(*s.facts, fact))
+    def first_leader(self, s: TarokyState) -> int:
+        return s.forehand
 
     # --- trick play hooks ----------------------------------------------------------------
 
-    def trick_rules(self, state: HandState) -> t.TrickRules:
+    def trick_rules(self, s: TarokyState) -> t.TrickRules:
         """No emperor's trick; varšava must overtake, no XXI under the škýz, pagat last."""
-        return VARSAVA_RULES if st(state).contract == d.VARSAVA else PLAIN_RULES
+        return VARSAVA_RULES if s.contract == d.VARSAVA else PLAIN_RULES
 
-    def after_trick(self, state: HandState, trick: Trick) -> HandState:
+    def after_trick(self, s: TarokyState, trick: Trick) -> TarokyState:
         """Varšava: a talon card goes with each of the first six tricks to its winner."""
-        s = st(state)
         if s.contract != d.VARSAVA or not s.talon:
             return s
         gift = s.talon[0]
@@ -266,11 +240,10 @@ class Taroky(TrickPlay, Variant):
 
     # --- results, views, labels ----------------------------------------------------------
 
-    def result(self, state: HandState) -> HandResult | None:
-        s = st(state)
+    def result(self, s: TarokyState) -> HandResult | None:
         return scoring.score(s) if s.finished else None
 
-    def invariants(self, state: HandState, result: HandResult) -> list[str]:
+    def invariants(self, state: TarokyState, result: HandResult) -> list[str]:
         """Card points: 70 for two sides, 69-71 per player in varšava; payments and the pot
         add up to zero; every trick was played."""
         errors = []
@@ -288,23 +261,24 @@ class Taroky(TrickPlay, Variant):
             errors.append("hand ended early or talon not given out")
         return errors
 
-    def view(self, state: HandState, seat: int | None) -> View:
-        s = st(state)
+    def view(self, s: TarokyState, seat: int | None) -> View:
         legal = self.legal_for(s, seat)
         return build_view(s, seat, legal, self.result(s) if s.finished else None)
 
-    def label(self, state: HandState, move: Move) -> str:
-        s = st(state)
-        if move.kind in (PLAY, talon.DISCARD, talon.CALL):
+    def label(self, s: TarokyState, move: Move) -> str:
+        if move.kind in (Kind.PLAY, Kind.DISCARD, Kind.CALL):
             return f"{move.kind.capitalize()} {DECK.labels[DECK.card(move.value)]}"
-        if move.kind == BID:
+        if move.kind == Kind.BID:
             return f"Bid {d.BY_ID[move.value].name}"
-        if move.kind == PASS:
-            passes = {BIDDING: "Dobrá (accept)", VARSAVA_CHOICE: "Play the basic obligation"}
+        if move.kind == Kind.PASS:
+            passes: dict[str, str] = {
+                Phase.BIDDING: "Dobrá (accept)",
+                Phase.VARSAVA_CHOICE: "Play the basic obligation",
+            }
             return passes.get(s.phase, "Pass")
-        if move.kind == talon.TALON:  # the label is public: it names no hidden card
+        if move.kind == Kind.TALON:  # the label is public: it names no hidden card
             return f"{move.value.capitalize()} the three talon cards looked at"
-        if move.kind == ANNOUNCE:
+        if move.kind == Kind.ANNOUNCE:
             return f"Announce {d.BINDING_NAMES[move.value]}"
         return k.name(s.flek + 1, k.FLEK_NAMES).capitalize()
 

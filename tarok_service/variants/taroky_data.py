@@ -68,9 +68,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("valat_announced", 200, "Valat announced", low=0, high=4000),
     OptionSpec("max_flek", 2, "Highest flek level: 1 flek, 2 reflek, 3 sup", low=0, high=3),
     OptionSpec("call_xvi", False, "The declarer holding XIX-XVII may call XVI"),
-    OptionSpec(
-        "discard_taroks_only_if_forced", False, "Taroks may be discarded only if forced"
-    ),
+    OptionSpec("discard_taroks_only_if_forced", False, "Taroks may be discarded only if forced"),
     OptionSpec(
         "sixth_talon_to",
         "points",

@@ -55,7 +55,9 @@ def won(s: TarokyState, team_points: int) -> bool:
     enough = team_points > d.HALF
     if not s.obligation.pagat_zid:
         return enough
-    return pagat_won_last(s) in s.team() and (enough or not s.rules.flag("second_needs_points"))
+    return pagat_winner_of_last_trick(s) in s.team() and (
+        enough or not s.rules.flag("second_needs_points")
+    )
 
 
 def side_cards(s: TarokyState) -> tuple[Cards, Cards]:
@@ -65,8 +67,8 @@ def side_cards(s: TarokyState) -> tuple[Cards, Cards]:
     ours = [c for seat in team for c in s.piles[seat]]
     theirs = [c for seat in s.opponents() for c in s.piles[seat]]
     if s.contract == d.SIXTH and _sixth_talon_to_team(s, ours, theirs):
-        return ours + list(s.talon), theirs
-    return ours, theirs + list(s.talon)
+        return [*ours, *s.talon], theirs
+    return ours, [*theirs, *s.talon]
 
 
 def _sixth_talon_to_team(s: TarokyState, ours: Cards, theirs: Cards) -> bool:
@@ -102,7 +104,7 @@ def _declarations(s: TarokyState) -> list[ScoreLine]:
     return lines
 
 
-def pagat_won_last(s: TarokyState) -> int | None:
+def pagat_winner_of_last_trick(s: TarokyState) -> int | None:
     """The seat whose pagat took the last trick, if it did."""
     last = s.tricks[-1]
     return last.winner if (last.winner, Card(TAROK, PAGAT)) in last.plays else None
@@ -112,7 +114,7 @@ def _pagat(s: TarokyState) -> list[ScoreLine]:
     """Pagat: announced +-100 for the announcer's side; silent +50 when it takes the last trick
     and nothing when lost."""
     announcer = s.announcer(d.PAGAT)
-    winner = pagat_won_last(s)
+    winner = pagat_winner_of_last_trick(s)
     if announcer is not None:
         sign = 1 if announcer in s.team() else -1
         made = winner == announcer
@@ -185,7 +187,7 @@ def with_zid(result: HandResult, pot: int, payer: str = "split") -> HandResult:
     split = shares(pot, result.team, declarer_only=not result.won and payer == "declarer")
     item = "zid taken" if result.won else "zid doubled"
     lines = tuple(ScoreLine(item, sign * share, (seat,)) for seat, share in split)
-    scores = list(result.scores)
+    scores = [*result.scores]
     for seat, share in split:
         scores[seat] += sign * share
     return replace(

@@ -3,22 +3,52 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
+from ..engine.announce import AnnouncingState, RoundKind
 from ..engine.auction import Auction
 from ..engine.cards import Card, tarok54
-from ..engine.state import HandState
-from ..engine.view import Fact
+from ..engine.state import REDEAL, SCORED, TRICKS
+from ..engine.trickplay import PLAY
 from . import taroky_data as d
 
-BIDDING, VARSAVA_CHOICE, CALLING = "bidding", "varsava_choice", "calling"
-THIRD_TALON, EXCHANGE, DECLARING = "third_talon", "exchange", "declaring"
-MISDEAL = "misdeal"
 DECK = tarok54()
 
 
+class Phase(StrEnum):
+    """The phases of a hand (the values are the phase strings of logs and views)."""
+
+    BIDDING = "bidding"
+    VARSAVA_CHOICE = "varsava_choice"
+    CALLING = "calling"
+    THIRD_TALON = "third_talon"
+    EXCHANGE = "exchange"
+    DECLARING = "declaring"  # the announcement round (engine.announce)
+    TRICKS = TRICKS
+    SCORED = SCORED
+    REDEAL = REDEAL
+
+
+class Kind(StrEnum):
+    """Move kinds (also the kinds of the facts they leave)."""
+
+    BID = "bid"  # bid:<obligation> (varsava: bid:varsava)
+    PASS = RoundKind.PASS  # dobrá: accept, or pass in the declarations
+    CALL = "call"  # call:<tarok code>
+    TALON = "talon"  # talon:keep / talon:reject (third obligation)
+    DISCARD = "discard"  # discard:<card code>
+    ANNOUNCE = RoundKind.ANNOUNCE  # announce:<binding declaration>
+    KONTRA = RoundKind.KONTRA  # kontra:game (flek)
+    PLAY = PLAY  # play:<card code>
+
+
+DECLARATION = "declaration"  # the kind of the facts of revealing declarations (not a move)
+
+
 @dataclass(frozen=True, slots=True)
-class TarokyState(HandState):
-    """A Czech hand: the auction of obligations, the team and what has been declared.
+class TarokyState(AnnouncingState):
+    """A Czech hand: the auction of obligations, the team and (in `AnnouncingState`, with
+    `announced` the binding declarations and `levels` the flek) what has been declared.
 
     `talon` holds the cards no player has: the undistributed talon, then (third obligation)
     the cards that go to the opponents, (sixth) the talon that goes to the winner, (varsava)
@@ -37,12 +67,8 @@ class TarokyState(HandState):
     discards: tuple[tuple[int, Card], ...] = ()
     received: tuple[tuple[int, Card], ...] = ()  # talon cards handed to a player
     declarations: tuple[tuple[int, str], ...] = ()  # revealing, automatic: (seat, id)
-    announced: tuple[tuple[str, int], ...] = ()  # binding: (id, seat)
-    flek: int = 0  # kontra level of the game part
-    passes: int = 0
     gifts: tuple[tuple[int, Card], ...] = ()  # varsava: talon cards given to trick winners
     misdealt: bool = False
-    facts: tuple[Fact, ...] = ()
 
     def team(self) -> tuple[int, ...]:
         """The declaring side: declarer and partner (none in varsava)."""
@@ -56,15 +82,11 @@ class TarokyState(HandState):
         team = self.team()
         return tuple(s for s in range(self.players) if s not in team)
 
-    def announcer(self, item: str) -> int | None:
-        return dict(self.announced).get(item)
+    @property
+    def flek(self) -> int:
+        """The flek level of the game part (1 flek, 2 reflek, ...): the only kontra item."""
+        return self.level(d.GAME)
 
     @property
     def obligation(self) -> d.Obligation:
         return d.BY_ID[self.contract]
-
-
-def st(state: HandState) -> TarokyState:
-    """The state as a TarokyState."""
-    assert isinstance(state, TarokyState)
-    return state

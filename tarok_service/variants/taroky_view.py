@@ -6,7 +6,7 @@ from ..engine.cards import Card
 from ..engine.moves import Move
 from ..engine.outcome import HandResult
 from ..engine.view import PublicCards, View, seat_view
-from .taroky_state import DECK, THIRD_TALON, TarokyState
+from .taroky_state import DECK, Kind, Phase, TarokyState
 
 
 def partner_known(s: TarokyState, seat: int | None) -> bool:
@@ -18,7 +18,9 @@ def partner_known(s: TarokyState, seat: int | None) -> bool:
         return True
     played = any((s.partner, s.called) in t.plays for t in s.tricks)
     played = played or (s.partner, s.called) in s.trick or (s.partner, s.called) in s.discards
-    reflek = any(f.seat == s.partner and f.kind == "kontra" and f.level % 2 == 0 for f in s.facts)
+    reflek = any(
+        f.seat == s.partner and f.kind == Kind.KONTRA and f.level % 2 == 0 for f in s.facts
+    )
     return played or reflek
 
 
@@ -36,7 +38,7 @@ def _discards(s: TarokyState, seat: int | None) -> list[PublicCards]:
 def public_cards(s: TarokyState, seat: int | None) -> list[PublicCards]:
     """The face-up groups `seat` may see."""
     groups = [PublicCards(f"rejected talon {i + 1}", g, s.declarer) for i, g in enumerate(s.shown)]
-    if s.phase == THIRD_TALON and seat is not None and seat == s.declarer:
+    if s.phase == Phase.THIRD_TALON and seat is not None and seat == s.declarer:
         start = 3 * s.third_step
         groups.append(PublicCards("talon looked at", s.talon[start : start + 3], seat))
     got = tuple(c for who, c in s.received if who == seat)

@@ -8,6 +8,7 @@ score line's stable id and parameters off the line's item.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from ..engine import kontra as k
 from ..engine import match as mt
@@ -17,6 +18,7 @@ from ..engine.variant import Variant
 from . import bolognese_combinations as bc
 from . import taroky_data as td
 from . import zwanzigerrufen_data as zd
+from .slovenian import SlovenianFamily
 
 # Vocabulary kinds.
 PHASE, MOVE, FACT, CONTRACT, BONUS, KONTRA = "phase", "move", "fact", "contract", "bonus", "kontra"
@@ -38,21 +40,12 @@ _SLOVENIAN_LINES = ("klop", "difference", "valat")
 _RADELC_SETTLEMENT = (mt.HAND_SCORE, mt.RADELC_DOUBLE, mt.RADELC_END_PENALTY, mt.RECORDED)
 _PLAIN_SETTLEMENT = (mt.HAND_SCORE, mt.RECORDED)
 
-# Per rule set: (phases, move kinds, fact kinds, kontra level names, public groups,
-# extra score-line ids beyond contracts and bonuses, extra contract ids of results).
+# Per rule set (one table for every Slovenian-family rule set): (phases, move kinds, fact kinds,
+# kontra level names, public groups, extra score-line ids beyond contracts and bonuses, extra
+# contract ids of results).
+_FAMILY = "slovenian family"
 _TABLES: dict[str, dict[str, tuple[str, ...]]] = {
-    "slovenian": {
-        PHASE: _SLOVENIAN_PHASES,
-        MOVE: _SLOVENIAN_MOVES,
-        FACT: _SLOVENIAN_FACTS,
-        KONTRA: k.LEVEL_NAMES[1:],
-        GROUP: _SLOVENIAN_GROUPS,
-        LINE: _SLOVENIAN_LINES,
-        CONTRACT: ("redeal",),
-        WORD: _SLOVENIAN_WORDS,
-        SETTLEMENT: _RADELC_SETTLEMENT,
-    },
-    "double_tarok": {
+    _FAMILY: {
         PHASE: _SLOVENIAN_PHASES,
         MOVE: _SLOVENIAN_MOVES,
         FACT: _SLOVENIAN_FACTS,
@@ -147,10 +140,15 @@ def ident(text: str) -> str:
     return "".join(out).strip("_")
 
 
+def _family_or_id(variant: Variant[Any]) -> str:
+    """The key of a rule set's tables: its family's for a Slovenian-family rule set."""
+    return _FAMILY if isinstance(variant, SlovenianFamily) else variant.id
+
+
 @cache
-def vocabulary(variant: Variant) -> Vocab:
+def vocabulary(variant: Variant[Any]) -> Vocab:
     """Every id of `variant`'s vocabularies, by kind, in a stable order."""
-    table = _TABLES[variant.id]
+    table = _TABLES[_family_or_id(variant)]
     contracts: list[str] = []
     bonuses: list[str] = []
     for players in variant.player_counts:
@@ -162,7 +160,7 @@ def vocabulary(variant: Variant) -> Vocab:
         MOVE: table[MOVE],
         FACT: table[FACT],
         CONTRACT: tuple(contracts),
-        BONUS: tuple(bonuses + _extra_bonuses(variant.id, bonuses)),
+        BONUS: tuple(bonuses + _extra_bonuses(_family_or_id(variant), bonuses)),
         KONTRA: table[KONTRA],
         GROUP: tuple(ident(g) for g in table[GROUP]),
         LINE: tuple(dict.fromkeys((*contracts, *bonuses, *(ident(x) for x in table[LINE])))),
@@ -187,7 +185,7 @@ def _extra_bonuses(variant_id: str, listed: list[str]) -> list[str]:
         extra: tuple[str, ...] = (zd.GAME, *zd.ADDITIONS)
     elif variant_id == "taroky":
         extra = (td.GAME, td.PAGAT, td.VALAT)
-    elif variant_id in ("slovenian", "double_tarok"):
+    elif variant_id == _FAMILY:
         extra = ("game",)
     else:
         extra = ()

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..engine import moves as m
 from ..engine import tricks as t
 from ..engine.cards import GLATZE, MOND, SKIS, TAROK, Card, Deck, deal_packets, tarock40
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
-from ..engine.state import REDEAL, HandState, Trick, evolve
+from ..engine.phases import PhaseRule, PhaseTable
+from ..engine.state import Trick, evolve
 from ..engine.trickplay import TrickPlay
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import View
@@ -22,10 +24,9 @@ from . import zwanzigerrufen_auction as auction
 from . import zwanzigerrufen_data as d
 from . import zwanzigerrufen_scoring as scoring
 from .registry import register
-from .zwanzigerrufen_state import AUCTION, ZwanzigerState, st
+from .zwanzigerrufen_state import Kind, Phase, ZwanzigerState
 from .zwanzigerrufen_view import build_view
 
-PLAY = "play"
 _DECK = tarock40()
 MOND_CARD, SKIS_CARD = Card(TAROK, MOND), Card(TAROK, SKIS)
 PLAIN_RULES = t.TrickRules()
@@ -39,7 +40,7 @@ def needs_redeal(hand: Sequence[Card]) -> bool:
     return taroks <= 1 or glatzen == 4
 
 
-class Zwanzigerrufen(TrickPlay, Variant):
+class Zwanzigerrufen(TrickPlay[ZwanzigerState], Variant[ZwanzigerState]):
     """Austrian XX-calling tarock, as StarGames plays it (seats numbered clockwise)."""
 
     id = "zwanzigerrufen"
@@ -49,6 +50,13 @@ class Zwanzigerrufen(TrickPlay, Variant):
     name = "Zwanzigerrufen (StarGames tarock)"
     player_counts = (4,)
     option_specs = d.OPTIONS
+    phases = Phase
+
+    def phase_table(self) -> PhaseTable[ZwanzigerState]:
+        return {
+            Phase.AUCTION: PhaseRule(auction.legal, auction.apply, explain=self.explain_auction),
+            Phase.TRICKS: self.trick_phase(),
+        }
 
     def deck(self, rules: Rules) -> Deck:
         return _DECK
@@ -73,7 +81,7 @@ class Zwanzigerrufen(TrickPlay, Variant):
 
     # --- deal ---------------------------------------------------------------------------
 
-    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> HandState:
+    def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> ZwanzigerState:
         n = rules.players
         forehand = (dealer + 1) % n
         hands, _ = deal_packets(order, n, forehand, 0, 5)
@@ -81,7 +89,7 @@ class Zwanzigerrufen(TrickPlay, Variant):
         state = ZwanzigerState(
             rules=rules,
             dealer=dealer,
-            phase=AUCTION,
+            phase=Phase.AUCTION,
             turn=forehand,
             hands=hands,
             talon=(),
@@ -89,38 +97,29 @@ class Zwanzigerrufen(TrickPlay, Variant):
             dealt=hands,
         )
         if any(needs_redeal(h) for h in hands):
-            return evolve(state, phase=REDEAL, turn=None)
+            return evolve(state, phase=Phase.REDEAL, turn=None)
         return state
 
     # --- auction ------------------------------------------------------------------------
 
-    def legal_auction(self, state: HandState) -> list[Move]:
-        return auction.legal(st(state))
-
-    def explain_auction(self, state: HandState, move: Move) -> str:
-        s = st(state)
+    def explain_auction(self, s: ZwanzigerState, move: Move) -> str:
         assert s.turn is not None
-        return auction.check(s, s.turn, move) or "ILLEGAL_MOVE"
-
-    def apply_auction(self, state: HandState, move: Move) -> HandState:
-        return auction.apply(st(state), move)
+        return auction.check(s, s.turn, move) or m.ILLEGAL_MOVE
 
     # --- trick play hooks ---------------------------------------------------------------
 
-    def trick_rules(self, state: HandState) -> t.TrickRules:
-        return COLOUR_SOLO_RULES if st(state).game == d.COLOUR_SOLO else PLAIN_RULES
+    def trick_rules(self, s: ZwanzigerState) -> t.TrickRules:
+        return COLOUR_SOLO_RULES if s.game == d.COLOUR_SOLO else PLAIN_RULES
 
-    def held_cards(self, state: HandState, seat: int) -> tuple[Card, ...]:
+    def held_cards(self, s: ZwanzigerState, seat: int) -> tuple[Card, ...]:
         """An announced pagat is kept for the last trick while another card is legal."""
-        s = st(state)
         if not s.announced:
             return ()
         item = d.item_id(d.PAGAT_ITEM, s.playing_side(seat))
         return (d.TRULL_CARDS[0],) if s.announcer(item) == seat else ()
 
-    def after_trick(self, state: HandState, trick: Trick) -> HandState:
+    def after_trick(self, s: ZwanzigerState, trick: Trick) -> ZwanzigerState:
         """Mondfang: the skis wins a trick holding the mond (a trull trick too, if chosen)."""
-        s = st(state)
         if s.game == d.COLOUR_SOLO or MOND_CARD not in trick.cards:
             return s
         won_with = dict(trick.plays)[trick.winner]
@@ -132,15 +131,15 @@ class Zwanzigerrufen(TrickPlay, Variant):
 
     # --- results, checks, views, labels -------------------------------------------------
 
-    def result(self, state: HandState) -> HandResult | None:
-        if state.phase == REDEAL:
+    def result(self, state: ZwanzigerState) -> HandResult | None:
+        if state.phase == Phase.REDEAL:
             n = state.players
             return HandResult("redeal", None, (), None, (0,) * n, (0,) * n, (), redeal=True)
         if not state.finished:
             return None
-        return scoring.score(st(state), _DECK)
+        return scoring.score(state, _DECK)
 
-    def invariants(self, state: HandState, result: HandResult) -> list[str]:
+    def invariants(self, state: ZwanzigerState, result: HandResult) -> list[str]:
         """Card points add up to 88, payments are zero-sum, a valat is scored alone."""
         if result.redeal:
             return []
@@ -154,25 +153,22 @@ class Zwanzigerrufen(TrickPlay, Variant):
             errors.append("a valat was scored with other items")
         return errors
 
-    def view(self, state: HandState, seat: int | None) -> View:
-        s = st(state)
-        legal = self.legal_for(s, seat)
-        return build_view(self, s, seat, legal)
+    def view(self, state: ZwanzigerState, seat: int | None) -> View:
+        return build_view(self, state, seat, self.legal_for(state, seat))
 
-    def label(self, state: HandState, move: Move) -> str:
-        s = st(state)
-        if move.kind == PLAY:
+    def label(self, state: ZwanzigerState, move: Move) -> str:
+        if move.kind == Kind.PLAY:
             return f"Play {_DECK.labels[_DECK.card(move.value)]}"
-        if move.kind == auction.BID:
+        if move.kind == Kind.BID:
             return f"Announce {d.GAME_NAMES[move.value].lower()}"
-        if move.kind == auction.ANNOUNCE:
+        if move.kind == Kind.ANNOUNCE:
             return f"Announce {move.value}"
-        if move.kind == auction.KONTRA:
-            name = d.KONTRA_NAMES[s.level(move.value) + 1].capitalize()
+        if move.kind == Kind.KONTRA:
+            name = d.KONTRA_NAMES[state.level(move.value) + 1].capitalize()
             return f"{name} on {move.value.replace('_', ' ')}"
-        if move.kind == auction.END:
+        if move.kind == Kind.END:
             return "End the turn"
-        return "Pass (Naprej)" if move.kind == auction.PASS else move.kind.capitalize()
+        return "Pass (Naprej)" if move.kind == Kind.PASS else move.kind.capitalize()
 
 
 ZWANZIGERRUFEN = register(Zwanzigerrufen())

@@ -9,26 +9,26 @@ stable reason code of the first restriction broken (None when legal).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..engine import kontra as k
 from ..engine import moves as m
 from ..engine.cards import TAROK, Card, tarock40
 from ..engine.moves import Move
-from ..engine.state import HandState, evolve
+from ..engine.state import evolve
 from ..engine.trickplay import start_tricks
 from ..engine.view import Fact
 from . import zwanzigerrufen_data as d
-from .zwanzigerrufen_state import ZwanzigerState
+from .zwanzigerrufen_state import CALLED, Kind, ZwanzigerState
 
-BID, PASS, ANNOUNCE, KONTRA, END = "bid", "pass", "announce", "kontra", "end"
-CALLED = "call"  # the public fact naming the called tarok
 CODES = tarock40().codes
 
 CANDIDATES: tuple[Move, ...] = (
-    Move(PASS),
-    Move(END),
-    *(Move(BID, g) for g in d.GAMES),
-    *(Move(ANNOUNCE, a) for a in d.ADDITIONS),
-    *(Move(KONTRA, i) for i in d.KONTRA_ITEMS),
+    Move(Kind.PASS),
+    Move(Kind.END),
+    *(Move(Kind.BID, g) for g in d.GAMES),
+    *(Move(Kind.ANNOUNCE, a) for a in d.ADDITIONS),
+    *(Move(Kind.KONTRA, i) for i in d.KONTRA_ITEMS),
 )
 
 
@@ -60,17 +60,16 @@ def must_kontra(s: ZwanzigerState, seat: int) -> bool:
 
 def check(s: ZwanzigerState, seat: int, move: Move) -> str | None:
     """The reason `move` is not allowed for `seat` now, or None when it is legal."""
-    if move.kind == PASS:
-        return m.TURN_STARTED if s.speaking else _check_pass(s, seat)
-    if move.kind == END:
-        return _check_end(s, seat)
-    if move.kind == BID:
-        return _check_bid(s, seat, move.value)
-    if move.kind == ANNOUNCE:
-        return _check_announce(s, seat, move.value)
-    if move.kind == KONTRA:
-        return _check_kontra(s, seat, move.value)
-    return m.WRONG_PHASE
+    rule = _CHECKS.get(move.kind)
+    return m.WRONG_PHASE if rule is None else rule(s, seat, move.value)
+
+
+def _check_pass_move(s: ZwanzigerState, seat: int, value: str) -> str | None:
+    return m.TURN_STARTED if s.speaking else _check_pass(s, seat)
+
+
+def _check_end_move(s: ZwanzigerState, seat: int, value: str) -> str | None:
+    return _check_end(s, seat)
 
 
 def _check_pass(s: ZwanzigerState, seat: int) -> str | None:
@@ -157,6 +156,16 @@ def _check_kontra(s: ZwanzigerState, seat: int, item: str) -> str | None:
     return None
 
 
+# The check of each move kind, by kind (a dict: enum members are slow to look up one by one).
+_CHECKS: dict[str, Callable[[ZwanzigerState, int, str], str | None]] = {
+    Kind.PASS: _check_pass_move,
+    Kind.END: _check_end_move,
+    Kind.BID: _check_bid,
+    Kind.ANNOUNCE: _check_announce,
+    Kind.KONTRA: _check_kontra,
+}
+
+
 def legal(s: ZwanzigerState) -> list[Move]:
     """Every move the player to move may make now."""
     assert s.turn is not None
@@ -164,33 +173,27 @@ def legal(s: ZwanzigerState) -> list[Move]:
     return [mv for mv in CANDIDATES if check(s, seat, mv) is None]
 
 
-def apply(s: ZwanzigerState, move: Move) -> HandState:
+def apply(s: ZwanzigerState, move: Move) -> ZwanzigerState:
     """The state after a legal auction move: a pass or `end` passes the turn on, a statement
     leaves it with the speaker."""
     assert s.turn is not None
     seat = s.turn
-    if move.kind == PASS:
-        if s.passes + 1 == s.players - 1:
-            return start_tricks(s, s.forehand, passes=0, accepted=s.accepted | {seat})
-        s = evolve(s, passes=s.passes + 1, accepted=s.accepted | {seat})
-    elif move.kind == END:
-        s = evolve(s, speaking=False)
-    else:
-        if move.kind == BID:
-            s = _new_game(s, seat, move.value)
-        elif move.kind == ANNOUNCE:
-            s = _announce(s, seat, move.value)
-        else:
-            s = _raise(s, seat, move.value)
-        return evolve(s, speaking=True)
-    return evolve(s, turn=s.next_seat(seat))
+    statement = _STATEMENTS.get(move.kind)
+    if statement is not None:
+        return evolve(statement(s, seat, move.value), speaking=True)
+    if move.kind == Kind.END:
+        return evolve(s, speaking=False, turn=s.next_seat(seat))
+    # a pass
+    if s.passes + 1 == s.players - 1:
+        return start_tricks(s, s.forehand, passes=0, accepted=s.accepted | {seat})
+    return evolve(s, passes=s.passes + 1, accepted=s.accepted | {seat}, turn=s.next_seat(seat))
 
 
 def _new_game(s: ZwanzigerState, seat: int, game: str) -> ZwanzigerState:
     """A higher game wipes out the earlier game's additions and kontras."""
     called = called_tarok(s.hands[seat]) if game == d.CALL else None
     partner = next((i for i, h in enumerate(s.hands) if called in h), None)
-    facts = [*s.facts, Fact(seat, BID, game)]
+    facts = [*s.facts, Fact(seat, Kind.BID, game)]
     if called is not None:
         facts.append(Fact(seat, CALLED, CODES[called]))
     return evolve(
@@ -213,7 +216,7 @@ def _announce(s: ZwanzigerState, seat: int, addition: str) -> ZwanzigerState:
         announced=(*s.announced, (item, seat)),
         accepted=s.accepted | {seat},
         passes=0,
-        facts=(*s.facts, Fact(seat, ANNOUNCE, item)),
+        facts=(*s.facts, Fact(seat, Kind.ANNOUNCE, item)),
     )
 
 
@@ -225,5 +228,13 @@ def _raise(s: ZwanzigerState, seat: int, item: str) -> ZwanzigerState:
         levels=levels,
         accepted=s.accepted | {seat},
         passes=0,
-        facts=(*s.facts, Fact(seat, KONTRA, item, level)),
+        facts=(*s.facts, Fact(seat, Kind.KONTRA, item, level)),
     )
+
+
+# What each statement does, by move kind (a dict: enum members are slow to look up one by one).
+_STATEMENTS: dict[str, Callable[[ZwanzigerState, int, str], ZwanzigerState]] = {
+    Kind.BID: _new_game,
+    Kind.ANNOUNCE: _announce,
+    Kind.KONTRA: _raise,
+}

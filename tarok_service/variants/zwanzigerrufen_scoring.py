@@ -158,7 +158,7 @@ def _holder(s: ZwanzigerState, cards: tuple[Card, ...], source: str) -> int:
     return sides.pop() if len(sides) == 1 else 0
 
 
-def _pagat_in_last(s: ZwanzigerState) -> tuple[int, bool]:
+def _pagat_last_trick(s: ZwanzigerState) -> tuple[int, bool]:
     last = s.tricks[-1]
     pagat = Card(TAROK, PAGAT)
     seat = next((p for p, c in last.plays if c == pagat), None)
@@ -173,7 +173,7 @@ def outcome(s: ZwanzigerState, deck: Deck) -> Outcome:
     valat = 0 if len(winners) != 1 else (1 if winners.pop() else -1)
     kings = tuple(c for c in deck.cards if c.rank == KING and not c.is_tarok)
     source = str(s.rules.opt("call_honours_from")) if s.game == d.CALL else "hand"
-    pagat, pagat_won = _pagat_in_last(s)
+    pagat, pagat_won = _pagat_last_trick(s)
     return Outcome(
         game=s.game,
         points=points,

@@ -3,13 +3,36 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ..engine.cards import Card
-from ..engine.state import HandState
+from ..engine.state import REDEAL, SCORED, TRICKS, HandState
+from ..engine.trickplay import PLAY
 from ..engine.view import Fact
 from . import zwanzigerrufen_data as d
 
-AUCTION = "auction"
+
+class Phase(StrEnum):
+    """The phases of a hand (the values are the phase strings of logs and views)."""
+
+    AUCTION = "auction"
+    TRICKS = TRICKS
+    SCORED = SCORED
+    REDEAL = REDEAL
+
+
+class Kind(StrEnum):
+    """Move kinds (also the kinds of the facts the auction records)."""
+
+    BID = "bid"  # bid:<game>
+    PASS = "pass"
+    ANNOUNCE = "announce"  # announce:<addition>
+    KONTRA = "kontra"  # kontra:<item>
+    END = "end"  # ends a turn of statements
+    PLAY = PLAY  # play:<card>
+
+
+CALLED = "call"  # the kind of the public fact naming the called tarok (not a move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +71,3 @@ class ZwanzigerState(HandState):
 
     def valat_announced(self) -> bool:
         return any(d.base_addition(item) == d.VALAT for item, _ in self.announced)
-
-
-def st(state: HandState) -> ZwanzigerState:
-    assert isinstance(state, ZwanzigerState)
-    return state

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ..engine.moves import Move
 from ..engine.view import Fact, View, seat_view
 from . import zwanzigerrufen_data as d
-from .zwanzigerrufen_state import ZwanzigerState
+from .zwanzigerrufen_state import Kind, ZwanzigerState
 
 if TYPE_CHECKING:
     from .zwanzigerrufen import Zwanzigerrufen
@@ -16,10 +16,10 @@ if TYPE_CHECKING:
 def shows_playing_side(f: Fact) -> bool | None:
     """The side an announcement or kontra shows its maker on (True: the caller's); None when
     the fact shows no side."""
-    if f.kind not in ("announce", "kontra"):
+    if f.kind not in (Kind.ANNOUNCE, Kind.KONTRA):
         return None
     owner = d.owned_by_playing_side(f.value)
-    return owner if f.kind == "announce" else owner == (f.level % 2 == 0)
+    return owner if f.kind == Kind.ANNOUNCE else owner == (f.level % 2 == 0)
 
 
 def _sides_shown(s: ZwanzigerState) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ class Checked:
         self.bot, self.seat, self.phases = bot, seat, phases
         self.name = bot.name
 
-    def choose(self, view: View, variant: Variant, rules: Rules) -> Move:
+    def choose(self, view: View, variant: Variant[Any], rules: Rules) -> Move:
         assert view.seat == self.seat and view.turn == self.seat
         move = self.bot.choose(view, variant, rules)
         assert move in view.legal, (variant.id, view.phase, move, view.legal)
@@ -38,7 +39,9 @@ def options(name: str) -> dict[str, float]:
     return FAST_PIMC if name == "pimc" else {}
 
 
-def play(variant: Variant, players: int, names: list[str], seed: int, phases: Counter[str]) -> str:
+def play(
+    variant: Variant[Any], players: int, names: list[str], seed: int, phases: Counter[str]
+) -> str:
     rules = variant.make_rules(players)
     rng = random.Random(seed)
     order = list(variant.deck(rules).cards)

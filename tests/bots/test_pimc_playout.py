@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ CONFIGS = sorted((vid, n) for vid in SAMPLERS for n in find_variant(vid).player_
 
 
 def pure_playout(
-    variant: Variant, state: HandState, team: Sequence[int], base: Situation
+    variant: Variant[Any], state: HandState, team: Sequence[int], base: Situation
 ) -> HandState:
     """The reference: every card through `playable` and `apply`, the situation rebuilt from
     the state at every decision."""

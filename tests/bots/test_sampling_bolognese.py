@@ -15,14 +15,13 @@ from tarok_service.bots.pimc import SAMPLERS, PimcBot
 from tarok_service.bots.situation import completed_tricks
 from tarok_service.engine import tricks as t
 from tarok_service.engine.cards import MATTO_CARD, Card
-from tarok_service.engine.state import TRICKS, HandState
+from tarok_service.engine.state import TRICKS
 from tarok_service.engine.view import View
 from tarok_service.variants.bolognese_combinations import find
 from tarok_service.variants.tarocco_bolognese import (
     KEPT_BACK,
     TAROCCO_BOLOGNESE,
     BologneseState,
-    st,
 )
 
 SAMPLER = SAMPLERS["tarocco_bolognese"]
@@ -30,7 +29,7 @@ RULES = TAROCCO_BOLOGNESE.make_rules(4)
 DECK = TAROCCO_BOLOGNESE.deck(RULES)
 
 
-def census(state: HandState) -> Counter[Card]:
+def census(state: BologneseState) -> Counter[Card]:
     seen: Counter[Card] = Counter()
     for group in (*state.hands, *state.piles, state.talon, [c for _, c in state.trick]):
         seen.update(group)
@@ -50,12 +49,12 @@ def positions(games: int, seed: int) -> Iterator[tuple[BologneseState, View]]:
             assert state.turn is not None
             view = TAROCCO_BOLOGNESE.view(state, state.turn)
             if state.phase == TRICKS:
-                yield st(state), view
+                yield state, view
             move = bots[state.turn].choose(view, TAROCCO_BOLOGNESE, RULES)
             state = TAROCCO_BOLOGNESE.apply(state, move)
 
 
-def history_legal(sample: HandState, view: View) -> bool:
+def history_legal(sample: BologneseState, view: View) -> bool:
     """Whether every card the view shows played was a legal play from the sampled hands (the
     hand then: the cards held now plus those played since); the Matto may always be played,
     and when it is led the next card sets the suit."""
@@ -81,7 +80,7 @@ def test_samples_agree_with_the_view() -> None:
         assert sample is not None, (view.seat, view.facts)
         assert TAROCCO_BOLOGNESE.view(sample, view.seat) == view
         assert census(sample) == Counter(DECK.cards)
-        s = st(sample)
+        s = sample
         assert len(s.discards) == 2 and not set(s.discards) & KEPT_BACK
         if view.seat == view.dealer:
             assert s.discards == state.discards

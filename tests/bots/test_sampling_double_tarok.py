@@ -17,7 +17,8 @@ from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.view import View
 from tarok_service.variants import double_tarok_data as dd
-from tarok_service.variants.double_tarok import DOUBLE_TAROK, DoubleState
+from tarok_service.variants.double_tarok import DOUBLE_TAROK
+from tarok_service.variants.slovenian_state import SlovenianState
 
 SAMPLER = SAMPLERS["double_tarok"]
 FREE = {"talon_exchange": "free"}
@@ -74,15 +75,15 @@ def test_samples_agree_with_the_view(
         assert sample is not None, (view.contract, view.trick)
         assert DOUBLE_TAROK.view(sample, view.seat) == view
         assert census(sample) == Counter(DOUBLE_TAROK.deck(rules).cards)
-        assert isinstance(sample, DoubleState) and isinstance(state, DoubleState)
-        assert sample.called_set == state.called_set
-        assert set(view.partners) <= set(sample.partner_set)
+        assert isinstance(sample, SlovenianState) and isinstance(state, SlovenianState)
+        assert sample.called == state.called
+        assert set(view.partners) <= set(sample.partners)
         assert sample.talon_kings == state.talon_kings and sample.group == state.group
         for f in view.facts:  # an ultimo's announcer holds one of the cards
             if f.kind == "announce" and f.value in dd.PAGAT_GROUP and f.seat is not None:
                 assert any(c.is_tarok and c.rank == PAGAT for c in start_hand(sample, f.seat))
             if f.kind == "announce" and f.value in dd.KING_ULTIMO_GROUP and f.seat is not None:
-                assert start_hand(sample, f.seat) & set(sample.called_set)
+                assert start_hand(sample, f.seat) & set(sample.called)
         voids = infer_voids((*completed_tricks(view), view.trick))
         for seat, suits in voids.items():
             voids_total += 1
@@ -97,15 +98,15 @@ def test_known_partners_hold_called_kings() -> None:
     rng = random.Random(2)
     checked = 0
     for state, view in positions(6, 12, 11):
-        assert isinstance(state, DoubleState)
+        assert isinstance(state, SlovenianState)
         partners = [p for p in view.partners if p != view.seat]
         if not partners or len(view.tricks) % 2:
             continue
         sample = SAMPLER.sample(view, rules, rng)
-        assert isinstance(sample, DoubleState)
+        assert isinstance(sample, SlovenianState)
         for p in partners:
-            assert start_hand(sample, p) & set(sample.called_set)
-            assert p in sample.partner_set
+            assert start_hand(sample, p) & set(sample.called)
+            assert p in sample.partners
         checked += 1
     assert checked > 10
 
@@ -117,10 +118,10 @@ def test_the_sampler_sees_only_the_view(players: int) -> None:
     rules = DOUBLE_TAROK.make_rules(players)
     compared = 0
     for state, view in positions(players, 6, 5):
-        assert isinstance(state, DoubleState) and view.seat is not None
+        assert isinstance(state, SlovenianState) and view.seat is not None
         if len(view.tricks) % 2:
             continue
-        hidden = {view.seat, *state.partner_set}
+        hidden = {view.seat, *state.partners}
         if state.declarer is not None:
             hidden.add(state.declarer)
         others = [s for s in range(players) if s not in hidden and state.hands[s]]

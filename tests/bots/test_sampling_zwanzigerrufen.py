@@ -13,18 +13,18 @@ from tarok_service.bots.pimc import SAMPLERS, PimcBot
 from tarok_service.bots.situation import completed_tricks
 from tarok_service.engine import tricks as t
 from tarok_service.engine.cards import Card
-from tarok_service.engine.state import TRICKS, HandState
+from tarok_service.engine.state import TRICKS
 from tarok_service.engine.view import View
 from tarok_service.variants import zwanzigerrufen_data as d
 from tarok_service.variants.zwanzigerrufen import ZWANZIGERRUFEN, needs_redeal
 from tarok_service.variants.zwanzigerrufen_auction import suit_cards
-from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState, st
+from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
 
 SAMPLER = SAMPLERS["zwanzigerrufen"]
 RULES = ZWANZIGERRUFEN.make_rules(4)
 
 
-def census(state: HandState) -> Counter[Card]:
+def census(state: ZwanzigerState) -> Counter[Card]:
     seen: Counter[Card] = Counter()
     for group in (*state.hands, *state.piles, state.talon, [c for _, c in state.trick]):
         seen.update(group)
@@ -44,13 +44,13 @@ def positions(games: int, seed: int) -> Iterator[tuple[ZwanzigerState, View]]:
             assert state.turn is not None
             view = ZWANZIGERRUFEN.view(state, state.turn)
             if state.phase == TRICKS:
-                yield st(state), view
+                yield state, view
             state = ZWANZIGERRUFEN.apply(
                 state, bots[state.turn].choose(view, ZWANZIGERRUFEN, RULES)
             )
 
 
-def history_legal(sample: HandState, view: View) -> bool:
+def history_legal(sample: ZwanzigerState, view: View) -> bool:
     """Whether every card the view shows played was a legal play from the sampled hands (the
     hand then: the cards held now plus those played since): voids, and in a colour solo the
     ban on leading a tarok while holding a suit card."""
@@ -78,7 +78,7 @@ def test_samples_agree_with_the_view() -> None:
         assert sample is not None, (view.contract, view.facts)
         assert ZWANZIGERRUFEN.view(sample, view.seat) == view
         assert census(sample) == Counter(ZWANZIGERRUFEN.deck(RULES).cards)
-        s = st(sample)
+        s = sample
         assert (s.game, s.declarer, s.called, s.levels) == (
             state.game, state.declarer, state.called, state.levels
         )  # fmt: skip
@@ -98,7 +98,7 @@ def test_the_auction_constrains_the_hands() -> None:
     for state, view in positions(40, 11):
         drawn = SAMPLER.sample(view, RULES, rng)
         assert drawn is not None, (view.contract, view.facts)
-        sample = st(drawn)
+        sample = drawn
         assert not any(needs_redeal(h) for h in sample.dealt)
         if view.partners:
             assert sample.partner == state.partner == view.partners[0]

@@ -44,14 +44,14 @@ class Leak(AssertionError):
 class Knowledge:
     """The cards each viewer (a seat, or None for a spectator) may know of, so far."""
 
-    variant: Variant
+    variant: Variant[Any]
     players: int
     public: set[Card] = field(default_factory=set)
     private: dict[int, set[Card]] = field(default_factory=dict)
     named: set[Card] = field(default_factory=set)
 
     @staticmethod
-    def dealt(variant: Variant, state: HandState) -> Knowledge:
+    def dealt(variant: Variant[Any], state: HandState) -> Knowledge:
         k = Knowledge(variant, state.players)
         k.private = {seat: set(hand) for seat, hand in enumerate(state.hands)}
         k.observe(None, None, state)
@@ -99,9 +99,9 @@ def _slovenian(k: Knowledge, before: HandState | None, move: Move | None, after:
     for card in _new(before, after, "discards"):
         k.show([card], None if card.is_tarok or not isinstance(declarer, int) else declarer)
     k.show(c for c in _new(before, after, "gifts") if isinstance(c, Card))
-    called = getattr(after, "called_cards", None)
-    if called is not None:
-        k.named.update(called())
+    called = _attr(after, "called", ())
+    assert isinstance(called, tuple)
+    k.named.update(c for c in called if isinstance(c, Card))
     contract = _attr(after, "contract", -1)
     assert isinstance(contract, int)
     table = getattr(k.variant, "contract_table", ())
@@ -195,7 +195,7 @@ def check_cards(k: Knowledge, deck: Deck, viewer: Viewer, cards: Iterable[Card],
         raise Leak(f"{what} shows viewer {viewer} {codes}")
 
 
-def check_viewer(k: Knowledge, variant: Variant, state: HandState, viewer: Viewer) -> None:
+def check_viewer(k: Knowledge, variant: Variant[Any], state: HandState, viewer: Viewer) -> None:
     """Everything `viewer` is sent about `state`: the view's cards, fact values, the called
     cards, the legal moves' ids and labels and the score lines."""
     deck = variant.deck(state.rules)
@@ -216,7 +216,7 @@ def check_viewer(k: Knowledge, variant: Variant, state: HandState, viewer: Viewe
 
 
 def check_move_made(
-    k: Knowledge, variant: Variant, before: HandState, move: Move, viewers: Iterable[Viewer]
+    k: Knowledge, variant: Variant[Any], before: HandState, move: Move, viewers: Iterable[Viewer]
 ) -> None:
     """The label of a move just made (`k` already knows what it showed) goes to every viewer
     that may see the move: those that now know every card its id names."""

@@ -17,6 +17,7 @@ import argparse
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tarok_service.engine.moves import Move
 from tarok_service.engine.state import HandState
@@ -35,10 +36,10 @@ class Position:
     before: tuple[str, ...]
     counts: tuple[tuple[int, int], ...]  # (depth, count)
 
-    def state(self, variant: Variant) -> HandState:
+    def state(self, variant: Variant[Any]) -> HandState:
         rules = variant.make_rules(self.players)
         deck = variant.deck(rules)
-        state = variant.deal(rules, [deck.card(c) for c in self.order], self.dealer)
+        state: HandState = variant.deal(rules, [deck.card(c) for c in self.order], self.dealer)
         for move_id in self.before:
             state = variant.apply(state, Move.parse(move_id))
         return state
@@ -61,7 +62,7 @@ class Position:
         )
 
 
-def perft(variant: Variant, state: HandState, depth: int) -> int:
+def perft(variant: Variant[Any], state: HandState, depth: int) -> int:
     """Distinct legal move sequences of length `depth`; a finished hand ends a sequence."""
     if depth == 0 or state.finished:
         return 1
@@ -76,7 +77,7 @@ def load(variant_id: str) -> list[Position]:
     return [Position.parse(x) for x in text.splitlines() if x.strip() and not x.startswith("#")]
 
 
-def _prefix(variant: Variant, state: HandState, rng: random.Random) -> tuple[str, ...]:
+def _prefix(variant: Variant[Any], state: HandState, rng: random.Random) -> tuple[str, ...]:
     """Moves to a position a few cards into trick play: passes where allowed, else random."""
     moves: list[str] = []
     plays = 0
@@ -90,7 +91,7 @@ def _prefix(variant: Variant, state: HandState, rng: random.Random) -> tuple[str
     return tuple(moves)
 
 
-def generate(variant: Variant) -> list[Position]:
+def generate(variant: Variant[Any]) -> list[Position]:
     """Two deals per player count: counted from the deal, and from a few cards into play."""
     out: list[Position] = []
     for players in variant.player_counts:

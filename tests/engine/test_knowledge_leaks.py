@@ -5,6 +5,7 @@ caught."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from tarok_service.engine.variant import Variant
 from tarok_service.engine.view import Fact
 from tarok_service.variants.registry import all_variants
 from tarok_service.variants.slovenian import Slovenian
-from tarok_service.variants.slovenian_state import st
+from tarok_service.variants.slovenian_state import SlovenianState
 
 from .knowledge import Knowledge, Leak, check_move_made, check_text, check_viewer, mentioned
 
@@ -29,7 +30,7 @@ def pick(rng: random.Random, legal: list[Move]) -> Move:
     return rng.choice(legal)
 
 
-def check_error(k: Knowledge, variant: Variant, state: HandState, rng: random.Random) -> None:
+def check_error(k: Knowledge, variant: Variant[Any], state: HandState, rng: random.Random) -> None:
     """An illegal move by the seat to move: its message may echo the move, nothing more."""
     deck = variant.deck(state.rules)
     legal = variant.legal_moves(state)
@@ -45,7 +46,7 @@ def check_error(k: Knowledge, variant: Variant, state: HandState, rng: random.Ra
     check_text(k, deck, state.turn, err.value.reason, "error reason", also)
 
 
-def playout(variant: Variant, players: int, seed: int) -> int:
+def playout(variant: Variant[Any], players: int, seed: int) -> int:
     """One random hand checked after every move for every viewer; the number of moves."""
     rng = random.Random(seed)
     rules = variant.make_rules(players)
@@ -71,7 +72,9 @@ def playout(variant: Variant, players: int, seed: int) -> int:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "players"), CASES, ids=lambda x: getattr(x, "id", str(x)))
-def test_views_and_strings_agree_with_the_knowledge_model(variant: Variant, players: int) -> None:
+def test_views_and_strings_agree_with_the_knowledge_model(
+    variant: Variant[Any], players: int
+) -> None:
     total = sum(playout(variant, players, seed) for seed in range(6))
     assert total > 0
 
@@ -79,8 +82,8 @@ def test_views_and_strings_agree_with_the_knowledge_model(variant: Variant, play
 class LeakyDiscards(Slovenian):
     """A mutant: the declarer's concealed discards are published as facts."""
 
-    def apply_talon(self, state: HandState, move: Move) -> HandState:
-        after = st(super().apply_talon(state, move))
+    def apply_talon(self, state: SlovenianState, move: Move) -> SlovenianState:
+        after = super().apply_talon(state, move)
         if move.kind != "discard":
             return after
         facts = after.facts

@@ -10,9 +10,8 @@ import pytest
 
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.options import OptionValue
-from tarok_service.engine.state import HandState
 from tarok_service.variants.double_tarok import DoubleTarok
-from tarok_service.variants.slovenian import SLOVENIAN, Slovenian, st
+from tarok_service.variants.slovenian import SLOVENIAN, Slovenian, SlovenianState
 
 TABLES: list[tuple[int, dict[str, OptionValue]]] = [
     (4, {}),
@@ -23,7 +22,7 @@ TABLES: list[tuple[int, dict[str, OptionValue]]] = [
 ]
 
 
-def hands(seed: int) -> list[list[HandState]]:
+def hands(seed: int) -> list[list[SlovenianState]]:
     """One random hand per table (the states before each move), played with SLOVENIAN."""
     rng = random.Random(seed)
     out = []
@@ -75,7 +74,7 @@ def test_apply_checks_a_move_against_its_own_state() -> None:
     another state where it is not legal."""
     rng = random.Random(3)
     rules = SLOVENIAN.make_rules(4)
-    found: tuple[HandState, Move] | None = None
+    found: tuple[SlovenianState, Move] | None = None
     while found is None:  # random hands until one reaches an announcement
         order = list(SLOVENIAN.deck(rules).cards)
         rng.shuffle(order)
@@ -90,4 +89,4 @@ def test_apply_checks_a_move_against_its_own_state() -> None:
     assert announce in SLOVENIAN.legal_moves(state)  # remembered: `state`, not `other`
     with pytest.raises(IllegalMove):
         SLOVENIAN.apply(other, announce)  # announced already: not legal again
-    assert st(SLOVENIAN.apply(state, Move("pass"))).passes == 1
+    assert SLOVENIAN.apply(state, Move("pass")).passes == 1

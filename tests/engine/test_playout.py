@@ -25,20 +25,21 @@ CONFIGS = sorted((v.id, n) for v in all_variants() for n in v.player_counts)
 DECKS = [tarok54(), tarok54(packs=2), tarock40(), tarocco62()]
 
 
-def pure_playout(variant: Variant, state: HandState, rng: random.Random) -> HandState:
+def pure_playout(variant: Variant[Any], state: HandState, rng: random.Random) -> HandState:
     while not state.finished:
         state = variant.apply(state, rng.choice(variant.legal_moves(state)))
     return state
 
 
-def dealt(variant: Variant, players: int, rng: random.Random) -> HandState:
+def dealt(variant: Variant[Any], players: int, rng: random.Random) -> HandState:
     rules = variant.make_rules(players)
     order = list(variant.deck(rules).cards)
     rng.shuffle(order)
-    return variant.deal(rules, order, rng.randrange(players))
+    state: HandState = variant.deal(rules, order, rng.randrange(players))
+    return state
 
 
-def assert_same_playout(variant: Variant, state: HandState, seed: int) -> HandState:
+def assert_same_playout(variant: Variant[Any], state: HandState, seed: int) -> HandState:
     pure_rng, fast_rng = random.Random(seed), random.Random(seed)
     pure = pure_playout(variant, state, pure_rng)
     fast = random_playout(variant, state, fast_rng)

@@ -49,7 +49,7 @@ def census(state: HandState) -> Counter[Card]:
     return seen
 
 
-def option_values(variant: Variant) -> dict[str, st.SearchStrategy[OptionValue]]:
+def option_values(variant: Variant[Any]) -> dict[str, st.SearchStrategy[OptionValue]]:
     """A strategy per option: its choices, true/false, or its default."""
     out: dict[str, st.SearchStrategy[OptionValue]] = {}
     for spec in variant.option_specs:

@@ -7,7 +7,7 @@ import base64
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from tarok_proto.tarok.v1 import events_pb2 as ev
@@ -32,7 +32,7 @@ def replay(log: FrozenLog) -> TableState:
     return table
 
 
-Scorer = Callable[[Variant, HandState], HandResult | None]
+Scorer = Callable[[Variant[Any], HandState], HandResult | None]
 
 
 def patch_results(
@@ -45,7 +45,7 @@ def patch_results(
         original = cls.result
 
         def result(
-            self: Variant, state: HandState, _orig: Scorer = original
+            self: Variant[Any], state: HandState, _orig: Scorer = original
         ) -> HandResult | None:
             out = _orig(self, state)
             if out is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gettext
 import random
+from typing import Any
 
 import pytest
 
@@ -66,7 +67,7 @@ SAME_AS_ENGLISH = {
 OWN_KINDS = (v.CONTRACT, v.BONUS, v.KONTRA, v.LINE, v.DECLARATION, v.COMBINATION, v.CHOICE, v.WORD)
 
 
-def keys(variant: Variant) -> list[tuple[str, str]]:
+def keys(variant: Variant[Any]) -> list[tuple[str, str]]:
     """(kind, id) of every vocabulary entry of a rule set, reasons included."""
     out = []
     for kind, ids in {**v.vocabulary(variant), v.REASON: render.reasons()}.items():
@@ -78,7 +79,7 @@ def keys(variant: Variant) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda x: x.id)
-def test_every_id_has_a_label_in_every_locale(variant: Variant, locale: str) -> None:
+def test_every_id_has_a_label_in_every_locale(variant: Variant[Any], locale: str) -> None:
     words = Labels(locale, variant.id)
     missing = [
         f"{kind}.{ident}" for kind, ident in keys(variant) if not words.has(f"{kind}.{ident}")
@@ -86,7 +87,7 @@ def test_every_id_has_a_label_in_every_locale(variant: Variant, locale: str) -> 
     assert missing == []
 
 
-def low_bidder(variant: Variant, state: HandState, rng: random.Random) -> Move:
+def low_bidder(variant: Variant[Any], state: HandState, rng: random.Random) -> Move:
     """The first bidder bids the lowest game, everyone else passes (so that hands reach the
     talon, calls and announcements); random moves after the bidding."""
     legal = variant.legal_moves(state)
@@ -102,7 +103,9 @@ def low_bidder(variant: Variant, state: HandState, rng: random.Random) -> Move:
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda x: x.id)
-def test_cards_moves_and_templates_render_without_fallback(variant: Variant, locale: str) -> None:
+def test_cards_moves_and_templates_render_without_fallback(
+    variant: Variant[Any], locale: str
+) -> None:
     """Every card of every pack, and every label of random hands, needs no English fallback."""
     missed: list[tuple[str, str]] = []
     words = Labels(locale, variant.id, lambda loc, kind: missed.append((loc, kind)))
@@ -133,7 +136,7 @@ def test_cards_moves_and_templates_render_without_fallback(variant: Variant, loc
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda x: x.id)
-def test_own_words_differ_from_english_in_the_home_language(variant: Variant) -> None:
+def test_own_words_differ_from_english_in_the_home_language(variant: Variant[Any]) -> None:
     home = Labels(HOME[variant.id], variant.id)
     english = Labels("en", variant.id)
     same = [

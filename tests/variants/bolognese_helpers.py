@@ -9,12 +9,11 @@ from typing import Any
 from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import Rules
-from tarok_service.engine.state import HandState
 from tarok_service.variants.bolognese_combinations import Combinations, find
 from tarok_service.variants.tarocco_bolognese import DECK, TAROCCO_BOLOGNESE, BologneseState
 
 V = TAROCCO_BOLOGNESE
-Policy = Callable[[HandState, list[Move]], Move]
+Policy = Callable[[BologneseState, list[Move]], Move]
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -66,16 +65,16 @@ def random_deal(seed: int, dealer: int | None = None) -> BologneseState:
     return state
 
 
-def first_legal(state: HandState, legal: list[Move]) -> Move:
+def first_legal(state: BologneseState, legal: list[Move]) -> Move:
     return legal[0]
 
 
-def passing(state: HandState, legal: list[Move]) -> Move:
+def passing(state: BologneseState, legal: list[Move]) -> Move:
     """Pass every declaration, otherwise the first legal move."""
     return next((mv for mv in legal if mv.kind == "pass"), legal[0])
 
 
-def play(state: HandState, *move_ids: str) -> BologneseState:
+def play(state: BologneseState, *move_ids: str) -> BologneseState:
     """Apply moves written as ids, e.g. "discard:Sw6", "play:TAngel"."""
     for move_id in move_ids:
         state = V.apply(state, Move.parse(move_id))
@@ -83,7 +82,7 @@ def play(state: HandState, *move_ids: str) -> BologneseState:
     return state
 
 
-def play_until(state: HandState, phase: str, policy: Policy = first_legal) -> BologneseState:
+def play_until(state: BologneseState, phase: str, policy: Policy = first_legal) -> BologneseState:
     """Play with `policy` until the phase is reached (or the hand is over)."""
     while state.phase != phase and not state.finished:
         state = V.apply(state, policy(state, V.legal_moves(state)))
@@ -91,9 +90,9 @@ def play_until(state: HandState, phase: str, policy: Policy = first_legal) -> Bo
     return state
 
 
-def play_out(state: HandState, policy: Policy = first_legal) -> BologneseState:
+def play_out(state: BologneseState, policy: Policy = first_legal) -> BologneseState:
     return play_until(state, "scored", policy)
 
 
-def legal_ids(state: HandState) -> list[str]:
+def legal_ids(state: BologneseState) -> list[str]:
     return [mv.id for mv in V.legal_moves(state)]

@@ -14,8 +14,8 @@ from tarok_service.engine.options import Rules
 from tarok_service.engine.outcome import HandResult
 from tarok_service.engine.state import SCORED, TRICKS, Trick
 from tarok_service.variants import double_tarok_data as dd
-from tarok_service.variants.double_tarok import DOUBLE_TAROK, DoubleState
-from tarok_service.variants.slovenian_state import is_suit_king, is_trula
+from tarok_service.variants.double_tarok import DOUBLE_TAROK
+from tarok_service.variants.slovenian_state import SlovenianState, is_suit_king, is_trula
 
 DT = DOUBLE_TAROK
 DECK = DT.deck(DT.make_rules(4))
@@ -35,7 +35,7 @@ def rules(players: int = 4, **options: Any) -> Rules:
 def order_for(hands: Sequence[str], talon: str, dealer: int) -> list[Card]:
     """A card order that deals `hands` (by seat) and `talon` with double-tarok packets."""
     n = len(hands)
-    packet = DT.packets[n]
+    packet = DT.family.packets[n]
     by_seat = [list(cards(h)) for h in hands]
     order = list(cards(talon))
     seat = (dealer + 1) % n
@@ -46,16 +46,16 @@ def order_for(hands: Sequence[str], talon: str, dealer: int) -> list[Card]:
     return order
 
 
-def do(state: DoubleState, *move_ids: str) -> DoubleState:
+def do(state: SlovenianState, *move_ids: str) -> SlovenianState:
     """Apply moves by id, with legality checks."""
     out: Any = state
     for move_id in move_ids:
         out = DT.apply(out, Move.parse(move_id))
-    assert isinstance(out, DoubleState)
+    assert isinstance(out, SlovenianState)
     return out
 
 
-def ids(state: DoubleState) -> list[str]:
+def ids(state: SlovenianState) -> list[str]:
     return [mv.id for mv in DT.legal_moves(state)]
 
 
@@ -68,23 +68,23 @@ def playing(
     called: str = "",
     announced: tuple[tuple[str, int], ...] = (),
     **options: Any,
-) -> DoubleState:
+) -> SlovenianState:
     """A position in trick play with the given (possibly short) hands."""
     n = len(hands)
-    return DoubleState(
+    return SlovenianState(
         rules=rules(n, **options), dealer=n - 1, phase=TRICKS, turn=turn,
         hands=tuple(DECK.sort(cards(h)) for h in hands), talon=(), piles=((),) * n,
-        contract=dd.CONTRACT_INDEX[contract], declarer=declarer, partner_set=partners,
-        called_set=cards(called), announced=announced,
+        contract=dd.CONTRACT_INDEX[contract], declarer=declarer, partners=partners,
+        called=cards(called), announced=announced,
     )
 
 
-def play(state: DoubleState, *codes: str) -> DoubleState:
+def play(state: SlovenianState, *codes: str) -> SlovenianState:
     """Play the cards in turn order, with legality checks."""
     return do(state, *(f"play:{code}" for code in codes))
 
 
-def legal_cards(state: DoubleState) -> set[str]:
+def legal_cards(state: SlovenianState) -> set[str]:
     return {mv.value for mv in DT.legal_moves(state)}
 
 
@@ -136,7 +136,7 @@ def finished(
     winners: Sequence[int] | None = None,
     options: dict[str, Any] | None = None,
     **fields: Any,
-) -> DoubleState:
+) -> SlovenianState:
     """A scored hand: the team (declarer first) won `team_points` card points and, of the kings
     and trula cards, exactly `honours` (plus its cards in `last` if it won that trick); the
     opponents won everything else. Tricks are synthetic: `winners` by seat (default: one each
@@ -155,21 +155,21 @@ def finished(
     if last:
         assert last_winner is not None
         plays.append(Trick(tuple((s, DECK.card(c)) for s, c in last), last_winner))
-    state = DoubleState(
+    state = SlovenianState(
         rules=rules(players, **(options or {})), dealer=players - 1, phase=SCORED, turn=None,
         hands=((),) * players, talon=(), piles=tuple(piles), tricks=tuple(plays),
-        contract=dd.CONTRACT_INDEX[contract], declarer=team[0], partner_set=tuple(team[1:]),
+        contract=dd.CONTRACT_INDEX[contract], declarer=team[0], partners=tuple(team[1:]),
     )
     return replace(state, **fields)
 
 
-def result(state: DoubleState) -> HandResult:
+def result(state: SlovenianState) -> HandResult:
     out = DT.result(state)
     assert out is not None
     return out
 
 
-def lines(state: DoubleState) -> dict[str, int]:
+def lines(state: SlovenianState) -> dict[str, int]:
     """Score lines by item (each item appears once in these positions)."""
     out: dict[str, int] = {}
     for line in result(state).lines:

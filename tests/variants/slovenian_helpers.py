@@ -10,7 +10,7 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.match import MatchState
 from tarok_service.engine.options import OptionValue, Rules
 from tarok_service.engine.outcome import HandResult
-from tarok_service.engine.state import SCORED, TRICKS, HandState, Trick
+from tarok_service.engine.state import SCORED, TRICKS, Trick
 from tarok_service.variants import slovenian_data as d
 from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
 
@@ -29,7 +29,7 @@ def rules(players: int = 4, **options: OptionValue) -> Rules:
 def order_for(hands: Sequence[str], talon: str, dealer: int = 3) -> list[Card]:
     """A card order that deals `hands` (by seat) and `talon` with Slovenian packets."""
     n = len(hands)
-    packet = SLOVENIAN.packets[n]
+    packet = SLOVENIAN.family.packets[n]
     by_seat = [list(cards(h)) for h in hands]
     order = list(cards(talon))
     seat = (dealer + 1) % n
@@ -62,8 +62,8 @@ def playing(
         piles=((),) * n,
         contract=d.CONTRACT_INDEX[contract],
         declarer=declarer,
-        partner=partner,
-        called=DECK.card(called) if called else None,
+        partners=() if partner is None else (partner,),
+        called=cards(called) if called else (),
     )
 
 
@@ -71,10 +71,9 @@ def play(state: SlovenianState, *codes: str) -> SlovenianState:
     """Play the cards in turn order, with legality checks."""
     from tarok_service.engine.moves import Move
 
-    out: HandState = state
+    out = state
     for code in codes:
         out = SLOVENIAN.apply(out, Move("play", code))
-    assert isinstance(out, SlovenianState)
     return out
 
 
@@ -139,7 +138,7 @@ def finished(
         tricks=tuple(tricks),
         contract=d.CONTRACT_INDEX[contract],
         declarer=declarer,
-        partner=partner,
+        partners=() if partner is None else (partner,),
     )
     return replace(state, **fields)
 
@@ -161,7 +160,7 @@ def _synthetic_tricks(
     return tricks
 
 
-def result_of(state: HandState) -> HandResult:
+def result_of(state: SlovenianState) -> HandResult:
     """The scored result of a finished hand (a finished hand always has one)."""
     result = SLOVENIAN.result(state)
     assert result is not None

@@ -15,7 +15,7 @@ from tarok_service.engine.outcome import HandResult
 from tarok_service.engine.state import SCORED, TRICKS, HandState, Trick
 from tarok_service.engine.tricks import TrickRules, winner
 from tarok_service.variants.taroky import TAROKY
-from tarok_service.variants.taroky_state import DECK, TarokyState, st
+from tarok_service.variants.taroky_state import DECK, TarokyState
 
 Policy = Callable[[HandState, list[Move]], Move]
 
@@ -47,14 +47,14 @@ def deal(
 ) -> TarokyState:
     """A hand dealt from hands written out (seat -> codes)."""
     table = TAROKY.make_rules(4, options)
-    return st(TAROKY.deal(table, order_for(hands, talon, dealer), dealer))
+    return TAROKY.deal(table, order_for(hands, talon, dealer), dealer)
 
 
-def play(state: HandState, moves: Iterable[str]) -> TarokyState:
+def play(state: TarokyState, moves: Iterable[str]) -> TarokyState:
     """Apply move ids in order (each checked for legality)."""
     for move in moves.split() if isinstance(moves, str) else moves:
         state = TAROKY.apply(state, Move.parse(move))
-    return st(state)
+    return state
 
 
 def first_legal(state: HandState, legal: list[Move]) -> Move:
@@ -65,14 +65,14 @@ def last_legal(state: HandState, legal: list[Move]) -> Move:
     return legal[-1]
 
 
-def run_out(state: HandState, policy: Policy = first_legal) -> TarokyState:
+def run_out(state: TarokyState, policy: Policy = first_legal) -> TarokyState:
     """Play until the hand is over: passes in the declarations, else the policy."""
     while not state.finished:
         legal = TAROKY.legal_moves(state)
         passes = [mv for mv in legal if mv.kind == "pass"]
         declaring = state.phase == "declaring" and passes
         state = TAROKY.apply(state, passes[0] if declaring else policy(state, legal))
-    return st(state)
+    return state
 
 
 def pile_worth(points: int, size: int, exclude: Sequence[Card] = ()) -> list[Card]:
@@ -133,7 +133,7 @@ def finished(
         declarer=declarer,
         partner=partner,
         multiplier=multiplier,
-        flek=flek,
+        levels=(("game", flek),) if flek else (),
         declarations=declarations,
         announced=announced,
     )
@@ -159,7 +159,7 @@ def in_tricks(
     )
 
 
-def result(state: HandState) -> HandResult:
+def result(state: TarokyState) -> HandResult:
     out = TAROKY.result(state)
     assert out is not None
     return out

@@ -12,7 +12,7 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.counting import in_pairs
 from tarok_service.engine.match import MatchState
 from tarok_service.engine.moves import Move
-from tarok_service.engine.state import SCORED, HandState, Trick
+from tarok_service.engine.state import SCORED, Trick
 from tarok_service.selfplay import check_hand
 from tarok_service.variants.bolognese_combinations import find
 from tarok_service.variants.bolognese_scoring import team_totals
@@ -111,7 +111,7 @@ def test_team_without_a_trick_loses_the_matto_and_the_discards() -> None:
 def test_team_without_a_trick_under_any_play(seed: int) -> None:
     rng = random.Random(seed)
 
-    def policy(state: HandState, legal: list[Move]) -> Move:
+    def policy(state: BologneseState, legal: list[Move]) -> Move:
         return rng.choice(legal)
 
     state = play_out(deal(STRONG, 1), policy)

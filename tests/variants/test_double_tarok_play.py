@@ -13,8 +13,8 @@ from tarok_service.engine.cards import KING, Card
 from tarok_service.engine.counting import in_threes
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import REDEAL, TRICKS
-from tarok_service.variants.double_tarok import DoubleState
 from tarok_service.variants.registry import find_variant
+from tarok_service.variants.slovenian_state import SlovenianState
 
 from .double_tarok_helpers import (
     DECK,
@@ -68,16 +68,16 @@ HANDS_6 = [
 HANDS = {4: HANDS_4, 6: HANDS_6, 8: HANDS_8}
 
 
-def dealt(players: int, **options: object) -> DoubleState:
+def dealt(players: int, **options: object) -> SlovenianState:
     """The written-out deal for this player count (the dealer is the last seat)."""
     state = DT.deal(
         rules(players, **options), order_for(HANDS[players], TALON_8, players - 1), players - 1
     )
-    assert isinstance(state, DoubleState)
+    assert isinstance(state, SlovenianState)
     return state
 
 
-def deal8(**options: object) -> DoubleState:
+def deal8(**options: object) -> SlovenianState:
     return dealt(8, **options)
 
 
@@ -164,7 +164,7 @@ def test_eight_players_call_a_suit_both_holders_are_partners() -> None:
     assert ids(state) == ["call:HK", "call:DK", "call:CK", "call:SK"]
     assert DT.label(state, Move("call", "HK")) == "Call ♥K (blue back) and ♥K (red back)"
     state = do(state, "call:HK")
-    assert state.team() == (0, 1, 3) and state.called_cards() == cards("HK.1 HK.2")
+    assert state.team() == (0, 1, 3) and state.called == cards("HK.1 HK.2")
     assert DT.view(state, 1).partners == (1,)  # seat 1 knows only himself
     assert DT.view(state, 0).partners == () and DT.view(state, None).called == "HK.1,HK.2"
 
@@ -177,7 +177,7 @@ def test_declarer_holding_one_called_king_has_one_partner(call: str, team: tuple
 
 def test_one_player_holding_both_kings_is_the_only_partner() -> None:
     state = do(dealt(6), *["pass"] * 5, "bid:three", "call:HK")
-    assert state.team() == (0, 3) and state.partner_set == (3,)
+    assert state.team() == (0, 3) and state.partners == (3,)
 
 
 def test_six_players_two_partners() -> None:
@@ -192,7 +192,7 @@ def test_four_players_call_a_king_by_its_back() -> None:
     assert ids(state) == [f"call:{s}K.{p}" for p in (1, 2) for s in "HDCS"]
     assert DT.label(state, Move("call", "HK.2")) == "Call ♥K (red back)"
     called = do(state, "call:HK.2")
-    assert called.team() == (0, 2) and called.partner == 2
+    assert called.team() == (0, 2) and called.partners == (2,)
     assert do(state, "call:HK.1").team() == (0, 1)
     assert DT.view(called, None).called == "HK.2"
 
@@ -201,9 +201,9 @@ def test_called_king_in_the_talon_is_a_zaruf() -> None:
     hands = [h.replace("HK.1", "T2.2") for h in HANDS_8]
     talon = TALON_8.replace("T2.2", "HK.1")
     state = DT.deal(rules(8), order_for(hands, talon, 7), 7)
-    assert isinstance(state, DoubleState)
+    assert isinstance(state, SlovenianState)
     state = do(state, *PASSES_8, "bid:three", "call:HK")
-    assert state.team() == (0, 3) and state.talon_kings == cards("HK.1") and state.king_in_talon
+    assert state.team() == (0, 3) and state.talon_kings == cards("HK.1")
     # take the group holding HK.1 (12 cards in groups of 3: the group of index 0 ... 3)
     group = next(i for i in range(4) if "HK.1" in talon.split()[3 * i : 3 * i + 3])
     state = do(state, f"talon:{group}")
@@ -213,7 +213,7 @@ def test_called_king_in_the_talon_is_a_zaruf() -> None:
     trick = playing("three", ["HK.1 T20.1", "H1.1 T17.1", "H3.1 T16.1", "H1.2 T15.1", "H2.2 T14.1",
                               "H3.2 T13.1", "H4.2 T12.1", "HJ.2 T11.1"], partners=(3,),
                     called="HK.1 HK.2")
-    trick = replace(trick, talon=rest, talon_kings=cards("HK.1"), king_in_talon=True, group=group)
+    trick = replace(trick, talon=rest, talon_kings=cards("HK.1"), group=group)
     after = play(trick, "HK.1", "H1.1", "H3.1", "H1.2", "H2.2", "H3.2", "H4.2", "HJ.2")
     assert after.tricks[-1].winner == 0 and after.talon == () and set(rest) <= set(after.piles[0])
 
@@ -230,7 +230,7 @@ def test_holding_all_eight_kings_allows_a_queen_call() -> None:
         new[owner][new[owner].index(k)] = s
         new[0][new[0].index(s)] = k
     state = DT.deal(rules(4), order_for([" ".join(h) for h in new], talon, 3), 3)
-    assert isinstance(state, DoubleState)
+    assert isinstance(state, SlovenianState)
     state = do(state, "pass", "pass", "pass", "bid:four")
     assert "call:HQ.2" in ids(state) and len(ids(state)) == 16
 
@@ -270,7 +270,7 @@ def test_solo_without_keeps_the_talon_closed() -> None:
 # --- announcements ----------------------------------------------------------------------
 
 
-def announcing(players: int = 8) -> DoubleState:
+def announcing(players: int = 8) -> SlovenianState:
     state = do(deal8(), *PASSES_8, "bid:three", "call:HK", "talon:0")
     for code in ("S10.1", "T20.2", "T19.2"):
         state = do(state, f"discard:{code}")

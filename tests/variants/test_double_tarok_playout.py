@@ -11,7 +11,7 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import HandState
 from tarok_service.selfplay import check_hand, choose, run
-from tarok_service.variants.double_tarok import DoubleState
+from tarok_service.variants.slovenian_state import SlovenianState
 
 from .double_tarok_helpers import DECK, DT, rules
 
@@ -27,7 +27,7 @@ def test_selfplay_has_no_invariant_failures(players: int) -> None:
 def hidden_from(state: HandState, seat: int) -> set[Card]:
     """Cards in other players' hands, in a talon nobody was shown and among the suit cards the
     declarer laid away (less the exposed talon, which everybody saw)."""
-    assert isinstance(state, DoubleState)
+    assert isinstance(state, SlovenianState)
     cards = {c for i, hand in enumerate(state.hands) if i != seat for c in hand}
     cards |= set(state.talon)
     if seat != state.declarer:
@@ -36,11 +36,12 @@ def hidden_from(state: HandState, seat: int) -> set[Card]:
 
 
 def check_views(state: HandState) -> None:
+    assert isinstance(state, SlovenianState)
     for seat in range(state.players):
         view = DT.view(state, seat)
         assert view.hand == state.hands[seat]
         assert not view.visible_cards() & hidden_from(state, seat), (seat, state.phase)
-        assert set(view.partners) <= set(state.team()) if isinstance(state, DoubleState) else True
+        assert set(view.partners) <= set(state.team())
     spectator = DT.view(state, None)
     assert spectator.hand == () and not spectator.legal
 

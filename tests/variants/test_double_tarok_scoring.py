@@ -10,7 +10,7 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.counting import in_threes
 from tarok_service.engine.state import SCORED, Trick
 from tarok_service.variants import double_tarok_data as dd
-from tarok_service.variants.double_tarok import DoubleState
+from tarok_service.variants.slovenian_state import SlovenianState
 
 from .double_tarok_helpers import (
     DECK,
@@ -110,7 +110,7 @@ def test_announced_valat_fails_alone(players: int) -> None:
 
 def klop_state(
     players: int, points: list[int], winners: tuple[int, ...], **options: object
-) -> DoubleState:
+) -> SlovenianState:
     """Klop with the first seats' piles worth `points`; the last seat has the rest."""
     piles: list[tuple[Card, ...]] = []
     used: set[Card] = set()
@@ -120,7 +120,7 @@ def klop_state(
         piles.append(tuple(pile))
     piles.append(tuple(c for c in DECK.cards if c not in used))
     tricks = tuple(Trick(((w, DECK.card("T2.1")),), w) for w in winners)
-    return DoubleState(
+    return SlovenianState(
         rules=rules(players, **options), dealer=players - 1, phase=SCORED, turn=None,
         hands=((),) * players, talon=(), piles=tuple(piles), tricks=tricks,
         contract=dd.CONTRACT_INDEX["klop"],
@@ -313,15 +313,15 @@ def test_king_ultimo(players: int) -> None:
     called = "HK.1" if players == 4 else "HK.1 HK.2"
     won = last_trick(players, {team[1]: "HK.1", 1: "H1.1"})
     state = finished(players, "three", 80, team=team, honours="T22.1 T22.2 DK.1 DK.2",
-                     last=won, last_winner=team[1], called_set=cards(called))
+                     last=won, last_winner=team[1], called=cards(called))
     assert lines(state)["king ultimo (silent)"] == 10
     said = finished(players, "three", 80, team=team, honours="T22.1 T22.2 DK.1 DK.2",
-                    last=won, last_winner=team[1], called_set=cards(called),
+                    last=won, last_winner=team[1], called=cards(called),
                     announced=(("king_ultimo", team[1]),))
     assert lines(said)["king ultimo (announced)"] == 20
     lost = last_trick(players, {team[1]: "HK.1", 1: "T3.1"})
     state = finished(players, "three", 80, team=team, honours="T22.1 T22.2 DK.1 DK.2",
-                     last=lost, last_winner=1, called_set=cards(called))
+                     last=lost, last_winner=1, called=cards(called))
     assert lines(state)["king ultimo (silent)"] == -10
 
 
@@ -332,7 +332,7 @@ def test_double_king_ultimo(players: int, value: int, silent: int) -> None:
     both = last_trick(players, {team[1]: "HK.2", team[2]: "HK.1", 0: "H1.2"})
     kw: dict[str, Any] = dict(
         team=team, honours="T22.1 T22.2 DK.1 DK.2", last=both, last_winner=team[1],
-        called_set=cards("HK.1 HK.2"), options={"double_king_ultimo_value": value},
+        called=cards("HK.1 HK.2"), options={"double_king_ultimo_value": value},
     )
     assert lines(finished(players, "four", 80, **kw))["double king ultimo (silent)"] == silent
     said = finished(players, "four", 80, announced=(("double_king_ultimo", team[2]),), **kw)

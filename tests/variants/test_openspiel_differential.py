@@ -77,7 +77,7 @@ def start(seed: int, players: int) -> Pair:
     game = pyspiel.load_game("tarok", {"players": players, "rng_seed": seed})
     os_state = game.new_initial_state()
     os_state.apply_action(0)
-    packet = SLOVENIAN.packets[players]
+    packet = SLOVENIAN.family.packets[players]
     hands = [[card_of(a) for a in os_state.player_cards(p)] for p in range(players)]
     order = [card_of(a) for a in os_state.talon()]
     for start_ in range(0, len(hands[0]), packet):
@@ -129,7 +129,7 @@ def comparable(s: SlovenianState) -> bool:
     if any(("valat" in line.item or "silent" in line.item) for line in result.lines):
         return False
     last = s.tricks[-1].cards
-    if Card(TAROK, 1) in last or (s.called is not None and s.called in last):
+    if Card(TAROK, 1) in last or any(c in last for c in s.called):
         return False
     return all(len(pile) != 4 for pile in s.piles)
 

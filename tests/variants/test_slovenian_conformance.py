@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tarok_service.engine.moves import Move
-from tarok_service.engine.state import HandState
 from tarok_service.selfplay import card_census, choose, run
 from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
 
@@ -35,14 +34,13 @@ def playout(seed: int, players: int) -> list[tuple[SlovenianState, Move, Sloveni
     rules = SLOVENIAN.make_rules(players)
     order = list(SLOVENIAN.deck(rules).cards)
     rng.shuffle(order)
-    state: HandState = SLOVENIAN.deal(rules, order, rng.randrange(players))
+    state = SLOVENIAN.deal(rules, order, rng.randrange(players))
     steps = []
     while not state.finished:
         moves = SLOVENIAN.legal_moves(state)
         assert moves, f"no legal move in phase {state.phase}"
         move = choose(moves, rng, 0.6)
         after = SLOVENIAN.apply(state, move)
-        assert isinstance(state, SlovenianState) and isinstance(after, SlovenianState)
         steps.append((state, move, after))
         state = after
     return steps
@@ -74,7 +72,7 @@ def test_properties_cards_conserved_moves_available_views_leak_nothing(
 
 def test_replay_without_checks_reaches_the_same_state() -> None:
     steps = playout(12345, 4)
-    state: HandState = steps[0][0]
+    state = steps[0][0]
     for _, move, _ in steps:
         state = SLOVENIAN.apply(state, move, check=False)
     assert state == steps[-1][2]

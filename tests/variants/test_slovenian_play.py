@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from tarok_service.engine import moves as m
-from tarok_service.engine.moves import IllegalMove, Move
+from tarok_service.engine.moves import EngineBug, IllegalMove, Move
 from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import REDEAL, SCORED, TRICKS
 from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
@@ -25,9 +25,7 @@ TALON = "T2 T3 HK T8 S7 S8"
 
 
 def dealt(players: int = 4, **options: OptionValue) -> SlovenianState:
-    state = SLOVENIAN.deal(rules(players, **options), order_for(HANDS, TALON), dealer=3)
-    assert isinstance(state, SlovenianState)
-    return state
+    return SLOVENIAN.deal(rules(players, **options), order_for(HANDS, TALON), dealer=3)
 
 
 def do(state: SlovenianState, *ids: str) -> SlovenianState:
@@ -100,9 +98,9 @@ def test_king_call_partner_and_queen_when_holding_four_kings() -> None:
     state = do(dealt(), "pass", "pass", "pass", "bid:three")
     assert state.phase == "calling" and ids(state) == ["call:HK", "call:DK", "call:CK", "call:SK"]
     called = do(state, "call:SK")
-    assert called.partner == 3 and not called.king_in_talon
+    assert called.partners == (3,) and called.talon_kings == ()
     own = do(state, "call:CK")
-    assert own.partner is None and own.team() == (0,)
+    assert own.partners == () and own.team() == (0,)
     four = replace(
         state,
         hands=(DECK.sort(cards("HK DK CK SK T22 T21 T20 T19 T18 T17 CQ CC")), *state.hands[1:]),
@@ -112,7 +110,7 @@ def test_king_call_partner_and_queen_when_holding_four_kings() -> None:
 
 def test_zaruf_king_in_talon_wins_the_talon_rest() -> None:
     state = do(dealt(), "pass", "pass", "pass", "bid:two", "call:HK")
-    assert state.king_in_talon and state.partner is None
+    assert state.talon_kings == cards("HK") and state.partners == ()
     assert ids(state) == ["talon:0", "talon:1", "talon:2"]
     state = do(state, "talon:1")  # takes HK T8
     assert state.talon == cards("T2 T3 S7 S8")
@@ -187,7 +185,7 @@ def test_mond_left_in_talon_is_charged() -> None:
     state = SLOVENIAN.deal(rules(), order_for(hands, "T21 T3 HK T8 S7 S8"), dealer=3)
     assert isinstance(state, SlovenianState)
     state = do(state, "pass", "pass", "pass", "bid:two", "call:SK", "talon:2")
-    assert state.mond_left
+    assert SLOVENIAN.monds_left(state) == 1
 
 
 def test_announcements_kontra_chain_and_who_may_say_what() -> None:
@@ -274,7 +272,7 @@ def test_emperors_trick_in_positive_contract_and_order_option() -> None:
     state = playing("three", ["T1 HK", "T22 DK", "T21 DQ", "T4 HQ"], partner=2)
     state = play(state, "T1", "T22", "T21", "T4")
     assert state.tricks[-1].winner == 0
-    assert state.mond_captured == 2  # the pagat captured the mond
+    assert state.mondfangs == (2,)  # the pagat captured the mond
     ordered = playing(
         "three", ["T1 HK", "T22 DK", "T21 DQ", "T4 HQ"], partner=2, emperor_order="pagat_last"
     )
@@ -342,7 +340,7 @@ def test_three_player_game_has_no_king_call_and_no_solos() -> None:
     assert isinstance(state, SlovenianState)
     assert not any("solo_t" in i for i in ids(state))
     state = do(state, "pass", "pass", "bid:three")
-    assert state.phase == "talon" and state.partner is None
+    assert state.phase == "talon" and state.partners == ()
     no_cv = SLOVENIAN.deal(
         rules(3, colour_valat_3p=False), order_for(hands3, "S9 CJ C10 C9 C8 C7", 2), 2
     )
@@ -385,3 +383,16 @@ def test_unknown_option_and_bad_value_are_errors() -> None:
     with pytest.raises(OptionError) as err:
         SLOVENIAN.make_rules(5)
     assert err.value.field == "players"
+
+
+def test_a_pick_of_a_talon_group_that_does_not_exist() -> None:
+    """A client's pick is refused with its own reason; the same pick reaching the rules
+    unchecked is a programming error, never a rule reason."""
+    state = do(dealt(), "pass", "pass", "pass", "bid:two", "call:HK")
+    assert ids(state) == ["talon:0", "talon:1", "talon:2"]
+    for value in ("3", "-1", "x"):
+        with pytest.raises(IllegalMove) as err:
+            SLOVENIAN.apply(state, Move("talon", value))
+        assert err.value.reason == m.NO_SUCH_GROUP
+    with pytest.raises(EngineBug):
+        SLOVENIAN.apply(state, Move("talon", "3"), check=False)

@@ -6,7 +6,6 @@ import pytest
 
 from tarok_service.engine.cards import Card
 from tarok_service.engine.options import OptionValue
-from tarok_service.engine.state import HandState
 from tarok_service.variants import slovenian_data as d
 from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
 
@@ -17,7 +16,7 @@ KINGS = cards("HK DK CK SK")
 HEART_KING = DECK.card("HK")
 
 
-def scores(state: HandState) -> tuple[int, ...]:
+def scores(state: SlovenianState) -> tuple[int, ...]:
     result = result_of(state)
     assert result is not None
     return result.totals
@@ -150,7 +149,7 @@ def last_trick_state(
         team,
         last=last,
         last_winner=winner,
-        called=called,
+        called=(called,),
         announced=announced,
         levels=levels,
     )
@@ -255,12 +254,12 @@ def test_solo_without_fixed_and_colour_valat() -> None:
 
 
 def test_mondfang_individual_and_option_and_talon() -> None:
-    state = finished("three", points_pile(44), mond_captured=1)
+    state = finished("three", points_pile(44), mondfangs=(1,))
     assert scores(state) == (20, -21, 20, 0)
     assert result_of(state).penalties == (0, -21, 0, 0)
-    state = finished("three", points_pile(44), mond_captured=2, options={"mondfang_penalty": 20})
+    state = finished("three", points_pile(44), mondfangs=(2,), options={"mondfang_penalty": 20})
     assert scores(state) == (20, 0, 0, 0)
-    left = finished("three", points_pile(44), mond_left=True)
+    left = finished("three", points_pile(44), talon=cards("T21"), group=0)  # mond left lying
     assert scores(left) == (-1, 0, 20, 0)
 
 
@@ -329,7 +328,7 @@ def test_radelci_awarded_doubled_crossed_and_charged() -> None:
 def test_radelc_doubling_leaves_mondfang_alone() -> None:
     m = match()
     m = SLOVENIAN.settle(m, result_of(finished("beggar", [], partner=None)))
-    result = result_of(finished("three", points_pile(44), mond_captured=0))
+    result = result_of(finished("three", points_pile(44), mondfangs=(0,)))
     assert result is not None
     m2 = SLOVENIAN.settle(m, result)
     assert m2.totals[0] - m.totals[0] == 2 * 20 - 21

@@ -6,11 +6,10 @@ import random
 
 from tarok_service.engine.counting import in_threes
 from tarok_service.engine.match import MatchState
-from tarok_service.engine.state import HandState
 from tarok_service.selfplay import check_hand, choose
 from tarok_service.variants import taroky_data as d
 from tarok_service.variants.taroky import TAROKY
-from tarok_service.variants.taroky_state import DECK, TarokyState, st
+from tarok_service.variants.taroky_state import DECK, TarokyState
 
 from .taroky_helpers import (
     DEAL_A,
@@ -36,7 +35,7 @@ SOLO_DEAL = {
 SOLO_TALON = "T2 T3 T4 T5 T6 T7"
 
 
-def public(state: HandState, seat: int | None) -> dict[str, tuple[str, ...]]:
+def public(state: TarokyState, seat: int | None) -> dict[str, tuple[str, ...]]:
     """The face-up groups `seat` sees, by name, as card codes."""
     view = TAROKY.view(state, seat)
     return {g.name: tuple(DECK.codes[c] for c in g.cards) for g in view.public}
@@ -192,7 +191,7 @@ def test_random_playouts_conform() -> None:
             assert legal, state.phase
             state = TAROKY.apply(state, choose(legal, rng, 0.7))
             if rng.random() < 0.1:
-                assert leaks(st(state)) == []
+                assert leaks(state) == []
         res = result(state)
         assert check_hand(TAROKY, state, res) == []
         seen.add(res.contract)

@@ -6,8 +6,9 @@ import pytest
 
 from tarok_service.engine import moves as m
 from tarok_service.engine.moves import IllegalMove, Move
-from tarok_service.engine.state import TRICKS, HandState
+from tarok_service.engine.state import TRICKS
 from tarok_service.variants.zwanzigerrufen_auction import called_tarok
+from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
 
 from .zwanzigerrufen_helpers import HANDS, VARIANT, cards, dealt, reason, say
 
@@ -23,7 +24,7 @@ TRULL_2 = (
 )
 
 
-def legal_ids(state: HandState) -> set[str]:
+def legal_ids(state: ZwanzigerState) -> set[str]:
     return {mv.id for mv in VARIANT.legal_moves(state)}
 
 

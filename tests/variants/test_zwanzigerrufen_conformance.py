@@ -11,16 +11,15 @@ from tarok_service import selfplay
 from tarok_service.engine import moves as m
 from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import IllegalMove, Move
-from tarok_service.engine.state import HandState
 from tarok_service.variants.zwanzigerrufen_auction import CANDIDATES
-from tarok_service.variants.zwanzigerrufen_state import AUCTION, st
+from tarok_service.variants.zwanzigerrufen_state import Kind, Phase, ZwanzigerState
 
 from .zwanzigerrufen_helpers import DECK, VARIANT, rules
 
 GENERIC = {m.ILLEGAL_MOVE, m.WRONG_PHASE, m.UNKNOWN_MOVE}
 
 
-def random_hand(rng: random.Random) -> tuple[HandState, list[Move]]:
+def random_hand(rng: random.Random) -> tuple[ZwanzigerState, list[Move]]:
     """A dealt hand from a seeded shuffle, played out with random legal moves."""
     order = list(DECK.cards)
     rng.shuffle(order)
@@ -28,7 +27,7 @@ def random_hand(rng: random.Random) -> tuple[HandState, list[Move]]:
     log: list[Move] = []
     while not state.finished:
         legal = VARIANT.legal_moves(state)
-        passes = [mv for mv in legal if mv.kind == "pass"]
+        passes = [mv for mv in legal if mv.kind == Kind.PASS]
         move = passes[0] if passes and rng.random() < 0.5 else rng.choice(legal)
         assert all(VARIANT.label(state, mv) for mv in legal)
         _check_rejections(state, legal)
@@ -38,13 +37,13 @@ def random_hand(rng: random.Random) -> tuple[HandState, list[Move]]:
     return state, log
 
 
-def _check_rejections(state: HandState, legal: list[Move]) -> None:
+def _check_rejections(state: ZwanzigerState, legal: list[Move]) -> None:
     """Every move that is not legal is rejected with a specific reason."""
-    if state.phase == AUCTION:
+    if state.phase == Phase.AUCTION:
         others = [mv for mv in CANDIDATES if mv not in legal]
     else:
         assert state.turn is not None
-        others = [Move("play", DECK.codes[c]) for c in state.hands[state.turn]]
+        others = [Move(Kind.PLAY, DECK.codes[c]) for c in state.hands[state.turn]]
         others = [mv for mv in others if mv not in legal]
     for move in others:
         with pytest.raises(IllegalMove) as err:
@@ -52,7 +51,7 @@ def _check_rejections(state: HandState, legal: list[Move]) -> None:
         assert err.value.reason not in GENERIC, (move, err.value.reason)
 
 
-def _check_views(state: HandState) -> None:
+def _check_views(state: ZwanzigerState) -> None:
     """No view shows a card the seat may not see."""
     on_table = {c for _, c in state.trick} | {c for t in state.tricks for c in t.cards}
     for seat in (None, 0, 1, 2, 3):
@@ -86,9 +85,9 @@ def test_replay_is_deterministic() -> None:
     assert VARIANT.result(again) == VARIANT.result(state)
 
 
-def _order_of(state: HandState) -> list[Card]:
+def _order_of(state: ZwanzigerState) -> list[Card]:
     """A card order that deals the same hands again (packets of 5 from forehand)."""
-    dealt = st(state).dealt
+    dealt = state.dealt
     order: list[Card] = []
     for packet in range(2):
         for i in range(4):

@@ -8,7 +8,6 @@ from dataclasses import replace
 from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import OptionValue, Rules
-from tarok_service.engine.state import HandState
 from tarok_service.variants import zwanzigerrufen_auction as auction
 from tarok_service.variants.zwanzigerrufen import ZWANZIGERRUFEN
 from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
@@ -58,7 +57,7 @@ def moves(text: str) -> list[Move]:
     return [Move.parse(mid) for mid in text.split()]
 
 
-def say(state: HandState, text: str) -> ZwanzigerState:
+def say(state: ZwanzigerState, text: str) -> ZwanzigerState:
     """Play auction turns (checked) in order, e.g. "bid:solo+announce:absolut pass pass pass".
 
     Each space-separated word is one turn: a pass, or statements joined by "+" that are
@@ -80,7 +79,7 @@ def reason(state: ZwanzigerState, move_id: str, seat: int | None = None) -> str 
     return auction.check(state, who, Move.parse(move_id))
 
 
-def play_cards(state: HandState, codes: Iterable[str]) -> ZwanzigerState:
+def play_cards(state: ZwanzigerState, codes: Iterable[str]) -> ZwanzigerState:
     """Play the given cards in turn order (checked)."""
     for code in codes:
         state = VARIANT.apply(state, Move("play", code))
@@ -88,7 +87,7 @@ def play_cards(state: HandState, codes: Iterable[str]) -> ZwanzigerState:
     return state
 
 
-def play_first_legal(state: HandState) -> ZwanzigerState:
+def play_first_legal(state: ZwanzigerState) -> ZwanzigerState:
     """Finish the hand, each player playing his first legal card."""
     while not state.finished:
         state = VARIANT.apply(state, VARIANT.legal_moves(state)[0])
@@ -96,7 +95,7 @@ def play_first_legal(state: HandState) -> ZwanzigerState:
     return state
 
 
-def legal_codes(state: HandState) -> list[str]:
+def legal_codes(state: ZwanzigerState) -> list[str]:
     return [mv.value for mv in VARIANT.legal_moves(state) if mv.kind == "play"]
 
 

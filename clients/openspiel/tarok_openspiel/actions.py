@@ -3,6 +3,8 @@ produce has one number, the same in every state (OpenSpiel's `num_distinct_actio
 
 from __future__ import annotations
 
+from typing import Any
+
 from tarok_service.engine.moves import Move
 from tarok_service.engine.variant import Variant
 
@@ -18,7 +20,7 @@ MAX_GROUPS = 16  # talon group indices 0..15
 class ActionSpace:
     """Numbers for the moves of one rule set: `kind_index * len(values) + value_index`."""
 
-    def __init__(self, variant: Variant, players: int) -> None:
+    def __init__(self, variant: Variant[Any], players: int) -> None:
         rules = variant.make_rules(players)
         deck = variant.deck(rules)
         cards = [deck.code(c) for c in deck.cards]

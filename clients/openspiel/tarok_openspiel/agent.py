@@ -50,7 +50,7 @@ def _uniform(game: TarokGame, seat: int, rng: np.random.RandomState, **kw: Any) 
 AGENTS: dict[str, Callable[..., Any]] = {"ismcts": _ismcts, "random": _uniform}
 
 
-def game_for(variant: Variant, rules: Rules) -> TarokGame:
+def game_for(variant: Variant[Any], rules: Rules) -> TarokGame:
     """The OpenSpiel game of a table: its rule set, player count and options."""
     game = TarokGame(SHORT_NAMES[variant.id], {"players": rules.players})
     game.rules = rules
@@ -89,7 +89,7 @@ class OpenSpielBrain:
         self.decisions = 0
         self._games: dict[tuple[str, int, str], TarokGame] = {}
 
-    def choose(self, view: View, variant: Variant, rules: Rules) -> Move:
+    def choose(self, view: View, variant: Variant[Any], rules: Rules) -> Move:
         """One of `view.legal`, chosen by the OpenSpiel agent where a world can be sampled."""
         self.decisions += 1
         if len(view.legal) == 1:

@@ -62,7 +62,7 @@ class TarokGame(pyspiel.Game):  # type: ignore[misc]
         variant_id, default_players = GAMES[short_name]
         params = dict(params or {})
         players = int(params.get("players", default_players))
-        self.variant: Variant = find_variant(variant_id)
+        self.variant: Variant[Any] = find_variant(variant_id)
         self.rules: Rules = self.variant.make_rules(
             players, _parse_options(str(params.get("options", "")))
         )
@@ -282,7 +282,7 @@ def _player_actions(state: TarokState) -> list[int]:
     return [int(a) for a in state.history()[skip:]]
 
 
-def _game_type(short_name: str, variant: Variant) -> Any:
+def _game_type(short_name: str, variant: Variant[Any]) -> Any:
     return pyspiel.GameType(
         short_name=short_name,
         long_name=f"Python tarok: {variant.name}",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from tarok_proto.tarok.v1 import views_pb2
 
@@ -25,18 +26,18 @@ from tarok_service.variants.registry import find_variant
 @lru_cache(maxsize=64)
 def _table_rules(
     variant_id: str, players: int, options: tuple[tuple[str, str], ...]
-) -> tuple[Variant, Rules, Deck]:
+) -> tuple[Variant[Any], Rules, Deck]:
     variant = find_variant(variant_id)
     rules = variant.make_rules(players, dict(options))
     return variant, rules, variant.deck(rules)
 
 
-def table_rules(view: views_pb2.TableView) -> tuple[Variant, Rules, Deck]:
+def table_rules(view: views_pb2.TableView) -> tuple[Variant[Any], Rules, Deck]:
     """The variant, rules and deck of the table a view shows."""
     return _table_rules(view.variant, view.players, tuple(sorted(view.options.items())))
 
 
-def engine_view(view: views_pb2.TableView) -> tuple[View, Variant, Rules]:
+def engine_view(view: views_pb2.TableView) -> tuple[View, Variant[Any], Rules]:
     """The engine's View of a seat's TableView (without the hand result), with its rules."""
     variant, rules, deck = table_rules(view)
     hand = view.hand

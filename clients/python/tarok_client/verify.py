@@ -67,7 +67,7 @@ class _Table:
     """The rules of a logged table, for re-dealing revealed orders."""
 
     def __init__(self, created: ev.TableCreated) -> None:
-        self.variant: Variant = find_variant(created.variant)
+        self.variant: Variant[Any] = find_variant(created.variant)
         self.rules = self.variant.make_rules(created.players, dict(created.options))
         self.deck = self.variant.deck(self.rules)
 

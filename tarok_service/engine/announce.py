@@ -1,0 +1,133 @@
+"""One announcement round: in turn, each player announces a bonus, raises a kontra or passes;
+the round ends, and trick play starts, once every player has passed in a row.
+
+A rule set's state extends `AnnouncingState`; the rule set mixes `AnnouncementRound` in, says
+what may be announced and raised (`announceable`, `kontrable`) and who leads the first trick
+(`first_leader`), and puts `round_phase()` in its phase table under its round's phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Generic, TypeVar
+
+from . import moves as m
+from .moves import Move, shared_move
+from .phases import PhaseRule
+from .state import TRICKS, HandState, evolve
+from .view import Fact
+
+
+class RoundKind(StrEnum):
+    """The move kinds of the round (a rule set's own Kind enum reuses these values)."""
+
+    PASS = "pass"
+    ANNOUNCE = "announce"  # announce:<item>
+    KONTRA = "kontra"  # kontra:<item>: the item's kontra level one up
+
+
+@dataclass(frozen=True, slots=True)
+class AnnouncingState(HandState):
+    """A hand with an announcement round: what was announced and raised, passes in a row, and
+    the public facts (every announcement and kontra is one)."""
+
+    announced: tuple[tuple[str, int], ...] = ()  # (item, seat)
+    levels: tuple[tuple[str, int], ...] = ()  # (item, kontra level)
+    passes: int = 0
+    facts: tuple[Fact, ...] = ()
+
+    def level(self, item: str) -> int:
+        """The kontra level an item stands at (0: not raised)."""
+        for name, level in self.levels:
+            if name == item:
+                return level
+        return 0
+
+    def announcer(self, item: str) -> int | None:
+        for name, seat in self.announced:
+            if name == item:
+                return seat
+        return None
+
+
+S = TypeVar("S", bound=AnnouncingState)
+
+# Plain-str values for the hot paths (an enum member costs an attribute lookup through the enum
+# class on every use, and compares slower than a str).
+_PASS, _ANNOUNCE, _KONTRA = RoundKind.PASS.value, RoundKind.ANNOUNCE.value, RoundKind.KONTRA.value
+
+
+class AnnouncementRound(Generic[S]):
+    """The round's legal moves, their effect and a fast replay of a run of passes, for a rule
+    set that provides the three hooks below."""
+
+    def announceable(self, s: S, seat: int) -> list[str]:
+        """Items `seat` may announce now."""
+        raise NotImplementedError
+
+    def kontrable(self, s: S, seat: int) -> list[str]:
+        """Items `seat` may raise the kontra level of now."""
+        raise NotImplementedError
+
+    def first_leader(self, s: S) -> int:
+        """Who leads the first trick once the round is over."""
+        raise NotImplementedError
+
+    def round_phase(self) -> PhaseRule[S]:
+        """The round's entry in the rule set's phase table."""
+        return PhaseRule(
+            self.legal_round, self.apply_round, self.explain_round, replay=self.replay_round
+        )
+
+    def legal_round(self, s: S) -> list[Move]:
+        """Pass, then every announcement, then every kontra, in the hooks' order."""
+        seat = s.turn
+        assert seat is not None
+        moves = [shared_move(_PASS)]
+        moves += [shared_move(_ANNOUNCE, i) for i in self.announceable(s, seat)]
+        moves += [shared_move(_KONTRA, i) for i in self.kontrable(s, seat)]
+        return moves
+
+    def explain_round(self, s: S, move: Move) -> str:
+        if move.kind == _ANNOUNCE:
+            return m.ANNOUNCEMENT_NOT_ALLOWED
+        return m.KONTRA_NOT_ALLOWED if move.kind == _KONTRA else m.WRONG_PHASE
+
+    def apply_round(self, s: S, move: Move) -> S:
+        seat = s.turn
+        assert seat is not None
+        if move.kind == _PASS:
+            if s.passes + 1 == s.players:
+                return self._start_play(s)
+            return evolve(s, passes=s.passes + 1, turn=(seat + 1) % s.players)
+        if move.kind == _ANNOUNCE:
+            fact = Fact(seat, _ANNOUNCE, move.value)
+            return evolve(
+                s,
+                announced=(*s.announced, (move.value, seat)),
+                passes=0,
+                facts=(*s.facts, fact),
+            )
+        level = s.level(move.value) + 1
+        levels = (*((i, v) for i, v in s.levels if i != move.value), (move.value, level))
+        fact = Fact(seat, _KONTRA, move.value, level)
+        return evolve(s, levels=levels, passes=0, facts=(*s.facts, fact))
+
+    def replay_round(self, s: S, moves: Sequence[Move], start: int) -> tuple[S, int]:
+        """A run of validated passes from `moves[start]` on applied at once (another move one
+        by one), equal to `apply_round` move by move."""
+        seat, passes, i = s.turn, s.passes, start
+        assert seat is not None
+        while i < len(moves) and moves[i].kind == _PASS:
+            if passes + 1 == s.players:  # the last pass: play starts
+                return self._start_play(evolve(s, passes=passes, turn=seat)), i + 1
+            passes, seat, i = passes + 1, (seat + 1) % s.players, i + 1
+        if i == start:
+            return self.apply_round(s, moves[i]), i + 1
+        return evolve(s, passes=passes, turn=seat), i
+
+    def _start_play(self, s: S) -> S:
+        """Trick play starting, as `trickplay.start_tricks` makes it."""
+        return evolve(s, passes=0, phase=TRICKS, turn=self.first_leader(s))
