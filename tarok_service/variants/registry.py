@@ -36,4 +36,4 @@ def all_variants() -> list[Variant[Any]]:
     from . import _load_all
 
     _load_all()
-    return list(_REGISTRY.values())
+    return [*_REGISTRY.values()]
