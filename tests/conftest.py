@@ -1,11 +1,14 @@
 """Shared pytest setup for the whole test tree."""
 
+import io
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
+import structlog
 
 # Make the repository root importable (tarok_service, clients/python) without an editable install.
 _ROOT = Path(__file__).resolve().parents[1]
@@ -30,3 +33,17 @@ def postgres_dsn() -> str:
             pytest.fail(f"TAROK_REQUIRE_POSTGRES=1 but {reason}")
         pytest.skip(f"{reason} (set TAROK_TEST_POSTGRES_DSN or start PostgreSQL)")
     return dsn
+
+
+@pytest.fixture
+def captured() -> Iterator[io.StringIO]:
+    """structlog configured for JSON lines into a buffer (restored afterwards)."""
+    from tarok_service.server.logconf import configure_logging
+
+    saved = structlog.get_config()
+    buffer = io.StringIO()
+    configure_logging("json", stream=buffer)
+    try:
+        yield buffer
+    finally:
+        structlog.configure(**saved)

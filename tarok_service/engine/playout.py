@@ -84,19 +84,6 @@ def _plain_trick_play(variant: TrickPlay[Any]) -> bool:
     )
 
 
-def _plain(rules: t.TrickRules) -> bool:
-    """Whether the rules are follow suit, else trump, else anything (plus held cards): what
-    `BitDeck.follow_mask` decides; other rules go through `tricks.legal_plays`."""
-    return not (
-        rules.excuse is not None
-        or rules.must_overtake
-        or rules.pagat_last
-        or rules.pagat_last_tarok
-        or rules.mond_not_under_skis
-        or rules.suits_before_trump_lead
-    )
-
-
 def _play_tricks(
     variant: TrickPlay[Any], state: HandState, pick_card: PickCard
 ) -> HandState | None:
@@ -107,7 +94,7 @@ def _play_tricks(
     if masks is None:
         return None
     rules = variant.trick_rules(state)
-    plain, trump = _plain(rules), rules.trump
+    plain, trump = t.plain(rules), rules.trump
     players = state.rules.players
     hands = [list(h) for h in state.hands]
     plays = list(state.trick)

@@ -40,6 +40,19 @@ class TrickRules:
     excuse: Card | None = None
 
 
+def plain(rules: TrickRules) -> bool:
+    """Whether the rules are only "follow suit, else trump, else anything" (no overtaking, pagat,
+    excuse or lead restrictions): the rules the fast legality checks decide on their own."""
+    return not (
+        rules.excuse is not None
+        or rules.must_overtake
+        or rules.pagat_last
+        or rules.pagat_last_tarok
+        or rules.mond_not_under_skis
+        or rules.suits_before_trump_lead
+    )
+
+
 def has_suit(hand: Sequence[Card], suit: str) -> bool:
     return any(c.suit == suit for c in hand)
 
@@ -179,15 +192,7 @@ def is_legal_play(
 ) -> bool:
     """`card in legal_plays(hand, trick, rules, held)`, without listing them when the rules are
     plain (follow suit, else trump)."""
-    if (
-        rules.excuse is not None
-        or rules.must_overtake
-        or rules.pagat_last
-        or rules.pagat_last_tarok
-        or rules.mond_not_under_skis
-        or rules.suits_before_trump_lead
-        or (held and len(hand) > 1)
-    ):
+    if not plain(rules) or (held and len(hand) > 1):
         return member(card, legal_plays(hand, trick, rules, held))
     if not member(card, hand):
         return False

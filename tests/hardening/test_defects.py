@@ -17,7 +17,6 @@ from typing import Any
 
 import grpc
 import pytest
-import structlog
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
@@ -25,7 +24,6 @@ from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from tarok_service.server import logs
-from tarok_service.server.logconf import configure_logging
 from tarok_service.server.main import running
 from tarok_service.server.tokens import Claim, TokenSigner
 from tests.service.harness import (
@@ -431,17 +429,6 @@ def test_8_undecodable_requests_are_invalid_argument(server: ServerThread, raw: 
 
 
 # 9. Bad input is never echoed without a bound, nor logged raw.
-
-
-@pytest.fixture
-def captured() -> Iterator[io.StringIO]:
-    saved = structlog.get_config()
-    buffer = io.StringIO()
-    configure_logging("json", stream=buffer)
-    try:
-        yield buffer
-    finally:
-        structlog.configure(**saved)
 
 
 def test_9_huge_or_binary_input_is_refused_with_a_short_message(

@@ -6,7 +6,6 @@ import io
 import json
 import re
 import threading
-from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -24,18 +23,6 @@ from tarok_service.server.logconf import (
 from ..service.harness import ServerThread, config, new_table, play_out, view
 
 CONTEXT_KEYS = ("request_id", "table", "seat", "variant", "method")
-
-
-@pytest.fixture
-def captured() -> Iterator[io.StringIO]:
-    """structlog configured for JSON lines into a buffer (restored afterwards)."""
-    saved = structlog.get_config()
-    buffer = io.StringIO()
-    configure_logging("json", stream=buffer)
-    try:
-        yield buffer
-    finally:
-        structlog.configure(**saved)
 
 
 def test_a_full_table_logs_context_and_no_card(captured: io.StringIO) -> None:

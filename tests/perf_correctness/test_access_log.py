@@ -4,24 +4,9 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
-
-import pytest
-import structlog
 
 from tarok_service.server.accesslog import AccessLog
-from tarok_service.server.logconf import CARD_MASK, configure_logging
-
-
-@pytest.fixture
-def captured() -> Iterator[io.StringIO]:
-    saved = structlog.get_config()
-    buffer = io.StringIO()
-    configure_logging("json", stream=buffer)
-    try:
-        yield buffer
-    finally:
-        structlog.configure(**saved)
+from tarok_service.server.logconf import CARD_MASK
 
 
 def _lines(buffer: io.StringIO) -> list[dict[str, object]]:

@@ -5,36 +5,21 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 
 import grpc
 import pytest
-import structlog
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service.engine import moves as m
 from tarok_service.engine.moves import Move
 from tarok_service.engine.phases import PhaseRule
 from tarok_service.engine.state import evolve
-from tarok_service.server.logconf import configure_logging
 from tarok_service.variants.zwanzigerrufen import ZWANZIGERRUFEN
 from tarok_service.variants.zwanzigerrufen_state import Phase, ZwanzigerState
 
 from .harness import ServerThread, config, error_of, expect_error, new_table, view
 
 LIMBO = "limbo"  # a phase no rule set has
-
-
-@pytest.fixture
-def captured() -> Iterator[io.StringIO]:
-    """structlog configured for JSON lines into a buffer (restored afterwards)."""
-    saved = structlog.get_config()
-    buffer = io.StringIO()
-    configure_logging("json", stream=buffer)
-    try:
-        yield buffer
-    finally:
-        structlog.configure(**saved)
 
 
 def _into_limbo(state: ZwanzigerState, move: Move) -> ZwanzigerState:
