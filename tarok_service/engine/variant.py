@@ -179,6 +179,12 @@ class Variant(ABC, Generic[S]):
                 )
             if not ok:
                 raise IllegalMove(*self.explain(state, move))
+            after = rule.apply(state, move)
+            if not after.finished and after.phase not in self.__dict__["_phase_rules"]:
+                # caught before anything is written: a checked move never leaves a state that
+                # cannot go on
+                raise EngineBug(f"{self.id}: {move.id} led to phase {after.phase!r}, no rule")
+            return after
         return rule.apply(state, move)
 
     def replay(self, state: S, moves: Iterable[Move]) -> S:

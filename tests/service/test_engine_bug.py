@@ -31,7 +31,8 @@ def test_a_state_that_cannot_arise_is_internal_engine_bug(
     captured: io.StringIO, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = ZWANZIGERRUFEN.checked_table()
-    broken = PhaseRule(table[Phase.AUCTION].legal, _into_limbo)
+    good = table[Phase.AUCTION]
+    broken = PhaseRule(good.legal, _into_limbo)
     server = ServerThread(config())
     try:
         stub = server.stub
@@ -46,14 +47,17 @@ def test_a_state_that_cannot_arise_is_internal_engine_bug(
         )
         monkeypatch.setitem(table, Phase.AUCTION, broken)
         legal = svc.SubmitMoveRequest(token=tokens[turn], move_id=mine.hand.legal_moves[0].id)
-        stub.SubmitMove(legal)  # the broken apply is not caught on the way in, but the view
-        # of the seat to move (its legal moves in the impossible phase) meets the bug
-        code, reason, _ = error_of(lambda: view(stub, tokens[turn]))
+        before = view(stub, tokens[turn]).version
+        # The broken apply is caught before anything is written.
+        code, reason, _ = error_of(lambda: stub.SubmitMove(legal))
         assert (code, reason) == (grpc.StatusCode.INTERNAL, "ENGINE_BUG")
+        monkeypatch.setitem(table, Phase.AUCTION, good)
+        after = view(stub, tokens[turn])
+        assert (after.version, after.hand.phase) == (before, Phase.AUCTION)
     finally:
         server.stop()
     lines = [json.loads(x) for x in captured.getvalue().splitlines() if x.startswith("{")]
     bugs = [x for x in lines if x.get("event") == "engine bug"]
     assert bugs and all(x["level"] == "error" for x in bugs)
     assert "EngineBug" in bugs[0]["exception"] and "Traceback" in bugs[0]["exception"]
-    assert "no phase rule for phase 'limbo'" in bugs[0]["exception"]
+    assert "led to phase 'limbo'" in bugs[0]["exception"]
