@@ -3,7 +3,7 @@ players, one pack) as its first configuration."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
@@ -78,6 +78,7 @@ class SlovenianFamily(
                 self.apply_bidding,
                 self.explain_bidding,
                 replay=self.replay_bidding,
+                playout=self.playout_bidding,
             ),
             Phase.CALLING: PhaseRule(self.legal_calling, self.apply_calling, self.explain_calling),
             Phase.TALON: PhaseRule(self.legal_talon, self.apply_talon, self.explain_talon),
@@ -175,20 +176,31 @@ class SlovenianFamily(
     def legal_bidding(self, s: SlovenianState) -> list[Move]:
         auction, seat = s.auction, s.turn
         assert auction is not None and seat is not None
-        memo = self._memo(s.rules, "bids")  # the legal bids depend on the auction alone
-        key = (auction.forehand, auction.bids, seat)
+        memo = self._memo(s.rules, "bids")
+        return [*self._bid_moves(memo, s.rules, auction.forehand, auction.bids, seat)]
+
+    def _bid_moves(
+        self,
+        memo: dict[object, tuple[Any, ...]],
+        rules: Rules,
+        forehand: int,
+        bids: tuple[int | None, ...],
+        seat: int,
+    ) -> tuple[Move, ...]:
+        """The legal bids of `seat`: they depend on the auction alone (kept in `memo`)."""
+        key = (forehand, bids, seat)
         found = memo.get(key)
         if found is None:
-            only = self.forehand_only_contracts(s.rules)
-            bids = auction.legal(seat, self.open_contracts(s.rules), only)
+            only = self.forehand_only_contracts(rules)
+            legal = Auction(forehand, bids).legal(seat, self.open_contracts(rules), only)
             table = self.contract_table
             found = memo[key] = tuple(
                 [
                     shared_move(_PASS) if b == PASSED else shared_move(_BID, table[b].id)
-                    for b in bids
+                    for b in legal
                 ]
             )
-        return [*found]
+        return found
 
     def _memo(self, rules: Rules, name: str) -> dict[object, tuple[Any, ...]]:
         """A bounded memo of results that depend only on this rule set, the table `rules`
@@ -233,13 +245,33 @@ class SlovenianFamily(
     ) -> tuple[SlovenianState, int]:
         """Validated bids from `moves[start]` on, applied at once (one state at the end), equal
         to `apply_bidding` one by one; stops after the bid that ends the auction."""
+        todo = iter(moves[start:])
+        state, count = self._run_bids(s, lambda _, __: next(todo, None))
+        return state, start + count
+
+    def playout_bidding(
+        self, s: SlovenianState, pick: Callable[[list[Move]], Move]
+    ) -> SlovenianState:
+        """The auction played to its end by `pick`, equal to `apply_bidding(pick(legal_bidding))`
+        bid by bid."""
+        assert s.auction is not None
+        rules, forehand, legal = s.rules, s.auction.forehand, self._bid_moves
+        memo = self._memo(rules, "bids")
+        return self._run_bids(
+            s, lambda bids, seat: pick([*legal(memo, rules, forehand, (*bids,), seat)])
+        )[0]
+
+    def _run_bids(
+        self, s: SlovenianState, next_move: Callable[[list[int | None], int], Move | None]
+    ) -> tuple[SlovenianState, int]:
+        """The auction from `s` on, each bid `next_move(bids so far, seat)` (None: no more
+        bids), on locals with one state at the end, and how many bids it took."""
         auction, seat = s.auction, s.turn
         assert auction is not None and seat is not None
         bids, facts = [*auction.bids], [*s.facts]
-        index, players, i = self.contract_index, len(bids), start
-        while i < len(moves):
-            move = moves[i]
-            i += 1
+        index, players, count = self.contract_index, len(bids), 0
+        while (move := next_move(bids, seat)) is not None:
+            count += 1
             bid = PASSED if move.kind == _PASS else index[move.value]
             bids[seat] = bid
             facts.append(Fact(seat, _BID, move.value or _PASS))
@@ -247,12 +279,12 @@ class SlovenianFamily(
                 done = Auction(auction.forehand, tuple(bids))
                 return self._contract_chosen(
                     evolve(s, auction=done, facts=tuple(facts)), seat, bid
-                ), i
+                ), count
             seat = (seat + 1) % players
             while bids[seat] == PASSED:
                 seat = (seat + 1) % players
         done = Auction(auction.forehand, tuple(bids))
-        return evolve(s, auction=done, facts=tuple(facts), turn=seat), i
+        return evolve(s, auction=done, facts=tuple(facts), turn=seat), count
 
     def _contract_chosen(self, s: SlovenianState, seat: int, index: int) -> SlovenianState:
         c = self.contract_table[index]
