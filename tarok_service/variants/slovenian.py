@@ -12,7 +12,7 @@ from ..engine import moves as m
 from ..engine import tricks as t
 from ..engine.announce import AnnouncementRound
 from ..engine.auction import PASSED, Auction
-from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, deal_packets, tarok54
+from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, tarok54
 from ..engine.match import MatchState
 from ..engine.moves import Move, shared_move
 from ..engine.options import Rules
@@ -69,6 +69,7 @@ class SlovenianFamily(
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
+        self._tarok_indices = frozenset(i for i, c in enumerate(self._deck.cards) if c.is_tarok)
         self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
@@ -152,24 +153,50 @@ class SlovenianFamily(
     # --- deal ---------------------------------------------------------------------------
 
     def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> SlovenianState:
-        n = rules.players
+        """The talon first, then packets round the table from the dealer's left
+        (`cards.deal_packets`), each hand in deck order; a redeal when a hand has no tarok.
+        Worked on deck indices (no per-card search or sort by card)."""
+        n, deck, size = rules.players, self._deck, self.talon_size
         packet = self.family.packets[n]
-        hands, talon = deal_packets(order, n, (dealer + 1) % n, self.talon_size, packet)
-        hands = tuple(self._deck.sort(h) for h in hands)
-        first = (dealer + 2) % n
-        state = SlovenianState(
-            rules=rules,
+        found = [*map(deck.index_by_id.get, map(id, order))]
+        if None in found:  # equal cards, not the deck's own
+            found = [deck.index[c] for c in order]
+        seats: list[list[int]] = [[] for _ in range(n)]
+        seat = (dealer + 1) % n
+        for i in range(size, len(found), packet):
+            seats[seat] += found[i : i + packet]  # type: ignore[arg-type]
+            seat = (seat + 1) % n
+        own, taroks, redeal = deck.cards, self._tarok_indices, False
+        hands = []
+        for held in seats:
+            held.sort()
+            redeal = redeal or taroks.isdisjoint(held)
+            hands.append(tuple([own[i] for i in held]))
+        if redeal:
+            phase, turn = Phase.REDEAL, None
+        else:
+            phase, turn = Phase.BIDDING, (dealer + 2) % n
+        return evolve(
+            self._blank(rules),
             dealer=dealer,
-            phase=Phase.BIDDING,
-            turn=first,
-            hands=hands,
-            talon=talon,
-            piles=((),) * n,
+            phase=phase,
+            turn=turn,
+            hands=tuple(hands),
+            talon=tuple(order[:size]),
             auction=Auction((dealer + 1) % n, (None,) * n),
         )
-        if any(all(c.suit != TAROK for c in h) for h in hands):
-            return evolve(state, phase=Phase.REDEAL, turn=None)
-        return state
+
+    def _blank(self, rules: Rules) -> SlovenianState:
+        """A state of nothing dealt at this table, to copy deals from (a copy is cheaper than
+        the dataclass's checked `__init__`); the last one kept, by the identity of `rules`."""
+        last = self.__dict__.get("_last_blank")
+        if last is not None and last.rules is rules:
+            found: SlovenianState = last
+            return found
+        n = rules.players
+        found = SlovenianState(rules, 0, Phase.BIDDING, None, (), (), ((),) * n)
+        self.__dict__["_last_blank"] = found
+        return found
 
     # --- bidding ------------------------------------------------------------------------
 
@@ -308,6 +335,15 @@ class SlovenianFamily(
         announced in that group yet; ultimos only by a holder of the card."""
         if not self.contract_table[s.contract].bonuses:
             return []
+        holds = self._holdings(s)[seat]
+        memo = self._memo(s.rules, "announce")  # depends on the groups, the sayings, the cards
+        key = (s.players, bool(s.called), s.announced, seat, holds)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple(self._announceable(s, seat))
+        return [*found]
+
+    def _announceable(self, s: SlovenianState, seat: int) -> list[str]:
         items: list[str] = []
         announced = s.announced
         for group in self.bonus_groups(s):
@@ -324,10 +360,25 @@ class SlovenianFamily(
     def may_announce(self, s: SlovenianState, seat: int, group: Group) -> bool:
         """Ultimos need the card: a pagat, a called card."""
         if group[0] == d.PAGAT_ULTIMO:
-            return any(is_pagat(c) for c in s.hands[seat])
+            return self._holdings(s)[seat][0]
         if group[0] == d.KING_ULTIMO:
-            return any(c in s.called for c in s.hands[seat])
+            return self._holdings(s)[seat][1]
         return True
+
+    def _holdings(self, s: SlovenianState) -> tuple[tuple[bool, bool], ...]:
+        """Per seat: whether it holds a pagat, a called card. Asked for every announcement
+        move while the hands do not change: the last answer kept (by the identity of the
+        hands and the call, which it keeps alive)."""
+        last = self.__dict__.get("_last_holdings")
+        if last is not None and last[0] is s.hands and last[1] is s.called:
+            found: tuple[tuple[bool, bool], ...] = last[2]
+            return found
+        called = s.called
+        found = tuple(
+            (any(is_pagat(c) for c in hand), any(c in called for c in hand)) for hand in s.hands
+        )
+        self.__dict__["_last_holdings"] = (s.hands, called, found)
+        return found
 
     def kontrable(self, s: SlovenianState, seat: int) -> list[str]:
         c = self.contract_table[s.contract]
