@@ -17,7 +17,7 @@ from . import moves as m
 from .moves import Move, shared_move
 from .phases import PhaseRule
 from .state import TRICKS, HandState, evolve
-from .view import Fact
+from .view import Fact, shared_fact
 
 
 class RoundKind(StrEnum):
@@ -72,7 +72,8 @@ class AnnouncementRound(Generic[S]):
         raise NotImplementedError
 
     def first_leader(self, s: S) -> int:
-        """Who leads the first trick once the round is over."""
+        """Who leads the first trick once the round is over (read from what the round does
+        not change: not from `turn` or `passes`)."""
         raise NotImplementedError
 
     def round_phase(self) -> PhaseRule[S]:
@@ -114,7 +115,7 @@ class AnnouncementRound(Generic[S]):
     def _say(self, s: S, seat: int, move: Move) -> S:
         """The state after `seat` announces or raises (he keeps the turn)."""
         if move.kind == _ANNOUNCE:
-            fact = Fact(seat, _ANNOUNCE, move.value)
+            fact = shared_fact(seat, _ANNOUNCE, move.value)
             return evolve(
                 s,
                 announced=(*s.announced, (move.value, seat)),
@@ -124,7 +125,7 @@ class AnnouncementRound(Generic[S]):
             )
         level = s.level(move.value) + 1
         levels = (*((i, v) for i, v in s.levels if i != move.value), (move.value, level))
-        fact = Fact(seat, _KONTRA, move.value, level)
+        fact = shared_fact(seat, _KONTRA, move.value, level)
         return evolve(s, levels=levels, passes=0, facts=(*s.facts, fact), turn=seat)
 
     def replay_round(self, s: S, moves: Sequence[Move], start: int) -> tuple[S, int]:
@@ -151,7 +152,7 @@ class AnnouncementRound(Generic[S]):
             count += 1
             if move.kind == _PASS:
                 if passes + 1 == players:  # the last pass: play starts
-                    return self._start_play(evolve(s, passes=passes, turn=seat)), count
+                    return self._start_play(s), count
                 passes, seat = passes + 1, (seat + 1) % players
                 continue
             passes, s = 0, self._say(s, seat, move)

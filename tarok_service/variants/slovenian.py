@@ -23,7 +23,7 @@ from ..engine.radelci import settle as radelci_settle
 from ..engine.state import Trick, evolve, replace_at
 from ..engine.trickplay import TrickPlay, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant
-from ..engine.view import Fact, View
+from ..engine.view import Fact, View, shared_fact
 from . import slovenian_data as d
 from . import slovenian_scoring as scoring
 from .registry import register
@@ -262,9 +262,9 @@ class SlovenianFamily(
         seat = s.turn
         bid = PASSED if move.kind == _PASS else self.contract_index[move.value]
         auction = s.auction.bid(seat, bid)
-        facts = (*s.facts, Fact(seat, _BID, move.value or _PASS))
+        facts = (*s.facts, shared_fact(seat, _BID, move.value or _PASS))
         if bid != PASSED and auction.others_passed(seat):
-            return self._contract_chosen(evolve(s, auction=auction, facts=facts), seat, bid)
+            return self._contract_chosen(s, seat, bid, auction, facts)
         return evolve(s, auction=auction, facts=facts, turn=auction.next_bidder(seat))
 
     def replay_bidding(
@@ -301,28 +301,47 @@ class SlovenianFamily(
             count += 1
             bid = PASSED if move.kind == _PASS else index[move.value]
             bids[seat] = bid
-            facts.append(Fact(seat, _BID, move.value or _PASS))
+            facts.append(shared_fact(seat, _BID, move.value or _PASS))
             if bid != PASSED and all(b == PASSED for o, b in enumerate(bids) if o != seat):
                 done = Auction(auction.forehand, tuple(bids))
-                return self._contract_chosen(
-                    evolve(s, auction=done, facts=tuple(facts)), seat, bid
-                ), count
+                return self._contract_chosen(s, seat, bid, done, tuple(facts)), count
             seat = (seat + 1) % players
             while bids[seat] == PASSED:
                 seat = (seat + 1) % players
         done = Auction(auction.forehand, tuple(bids))
         return evolve(s, auction=done, facts=tuple(facts), turn=seat), count
 
-    def _contract_chosen(self, s: SlovenianState, seat: int, index: int) -> SlovenianState:
+    def _contract_chosen(
+        self,
+        s: SlovenianState,
+        seat: int,
+        index: int,
+        auction: Auction,
+        facts: tuple[Fact, ...],
+    ) -> SlovenianState:
+        """The state after the bid of `seat` that ends the auction (`auction` and `facts` as
+        they stand after it), in one copy of `s`."""
         c = self.contract_table[index]
         if c.id == "klop":
-            return start_tricks(s, s.forehand, contract=index)
-        s = evolve(s, contract=index, declarer=seat, turn=seat)
+            return start_tricks(s, s.forehand, contract=index, auction=auction, facts=facts)
         if self.calls_king(s, index):
-            return evolve(s, phase=Phase.CALLING)
-        if c.talon_group:
-            return evolve(s, phase=Phase.TALON, exposed_talon=s.talon)
-        return evolve(s, phase=Phase.ANNOUNCE)
+            phase = Phase.CALLING
+        elif c.talon_group:
+            return evolve(
+                s,
+                auction=auction,
+                facts=facts,
+                contract=index,
+                declarer=seat,
+                turn=seat,
+                phase=Phase.TALON,
+                exposed_talon=s.talon,
+            )
+        else:
+            phase = Phase.ANNOUNCE
+        return evolve(
+            s, auction=auction, facts=facts, contract=index, declarer=seat, turn=seat, phase=phase
+        )
 
     # --- announcements and kontra (engine.announce) -------------------------------------
 
@@ -381,15 +400,12 @@ class SlovenianFamily(
         return found
 
     def kontrable(self, s: SlovenianState, seat: int) -> list[str]:
-        c = self.contract_table[s.contract]
-        if c.id == "klop":
-            return []
-        team = s.team()
         memo = self._memo(s.rules, "kontra")  # depends on the sides, the sayings, the levels
-        key = (s.contract, team, seat in team, s.announced, s.levels)
+        key = (s.contract, s.declarer, s.partners, seat, s.announced, s.levels)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = tuple(self._kontrable(s, seat))
+            klop = self.contract_table[s.contract].id == "klop"
+            found = memo[key] = () if klop else tuple(self._kontrable(s, seat))
         return [*found]
 
     def _kontrable(self, s: SlovenianState, seat: int) -> list[str]:
