@@ -82,7 +82,9 @@ class SlovenianFamily(
                 playout=self.playout_bidding,
             ),
             Phase.CALLING: PhaseRule(self.legal_calling, self.apply_calling, self.explain_calling),
-            Phase.TALON: PhaseRule(self.legal_talon, self.apply_talon, self.explain_talon),
+            Phase.TALON: PhaseRule(
+                self.legal_talon, self.apply_talon, self.explain_talon, replay=self.replay_talon
+            ),
             Phase.ANNOUNCE: self.round_phase(),
             Phase.TRICKS: self.trick_phase(),
         }

@@ -337,3 +337,24 @@ def test_family_deal_equals_dealing_card_by_card(variant_id: str, players: int) 
         assert all(c is deck.cards[deck.index[c]] for h in dealt.hands for c in h)
         redeals += dealt.phase == REDEAL
     assert redeals
+
+
+@pytest.mark.parametrize(("variant_id", "players"), FAMILY_CONFIGS)
+def test_family_replay_equals_folding_apply_from_inside_every_phase(
+    variant_id: str, players: int
+) -> None:
+    """Quick (the slow test above covers every rule set): from and to every position before
+    trick play - inside the auction, the call, the talon exchange, the announcement round -
+    `replay` agrees with `apply` move by move."""
+    variant = find_variant(variant_id)
+    seen: Counter[str] = Counter()
+    for dealt, moves, states in playouts(variant_id, players, 40, seed=5):
+        before = [dealt, *states]  # before[k]: the state before moves[k]
+        final = before[-1]
+        for k, state in enumerate(before[:-1]):
+            if state.phase == TRICKS:
+                break
+            seen[state.phase] += 1
+            assert variant.replay(state, moves[k:]) == final
+            assert variant.replay(dealt, moves[:k]) == state
+    assert {"bidding", "talon", "announce"} <= set(seen), seen
