@@ -57,6 +57,7 @@ S = TypeVar("S", bound=AnnouncingState)
 # Plain-str values for the hot paths (an enum member costs an attribute lookup through the enum
 # class on every use, and compares slower than a str).
 _PASS, _ANNOUNCE, _KONTRA = RoundKind.PASS.value, RoundKind.ANNOUNCE.value, RoundKind.KONTRA.value
+_PASS_MOVE = shared_move(_PASS)
 
 
 class AnnouncementRound(Generic[S]):
@@ -93,9 +94,13 @@ class AnnouncementRound(Generic[S]):
         return self._round_moves(s, seat)
 
     def _round_moves(self, s: S, seat: int) -> list[Move]:
-        moves = [shared_move(_PASS)]
-        moves += [shared_move(_ANNOUNCE, i) for i in self.announceable(s, seat)]
-        moves += [shared_move(_KONTRA, i) for i in self.kontrable(s, seat)]
+        moves = [_PASS_MOVE]
+        items = self.announceable(s, seat)
+        if items:
+            moves += [shared_move(_ANNOUNCE, i) for i in items]
+        items = self.kontrable(s, seat)
+        if items:
+            moves += [shared_move(_KONTRA, i) for i in items]
         return moves
 
     def explain_round(self, s: S, move: Move) -> str:
