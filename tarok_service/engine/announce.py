@@ -8,7 +8,7 @@ what may be announced and raised (`announceable`, `kontrable`) and who leads the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
@@ -17,7 +17,7 @@ from . import moves as m
 from .moves import Move, shared_move
 from .phases import PhaseRule
 from .state import TRICKS, HandState, evolve
-from .view import Fact
+from .view import Fact, shared_fact
 
 
 class RoundKind(StrEnum):
@@ -57,6 +57,7 @@ S = TypeVar("S", bound=AnnouncingState)
 # Plain-str values for the hot paths (an enum member costs an attribute lookup through the enum
 # class on every use, and compares slower than a str).
 _PASS, _ANNOUNCE, _KONTRA = RoundKind.PASS.value, RoundKind.ANNOUNCE.value, RoundKind.KONTRA.value
+_PASS_MOVE = shared_move(_PASS)
 
 
 class AnnouncementRound(Generic[S]):
@@ -72,22 +73,34 @@ class AnnouncementRound(Generic[S]):
         raise NotImplementedError
 
     def first_leader(self, s: S) -> int:
-        """Who leads the first trick once the round is over."""
+        """Who leads the first trick once the round is over (read from what the round does
+        not change: not from `turn` or `passes`)."""
         raise NotImplementedError
 
     def round_phase(self) -> PhaseRule[S]:
         """The round's entry in the rule set's phase table."""
         return PhaseRule(
-            self.legal_round, self.apply_round, self.explain_round, replay=self.replay_round
+            self.legal_round,
+            self.apply_round,
+            self.explain_round,
+            replay=self.replay_round,
+            playout=self.playout_round,
         )
 
     def legal_round(self, s: S) -> list[Move]:
         """Pass, then every announcement, then every kontra, in the hooks' order."""
         seat = s.turn
         assert seat is not None
-        moves = [shared_move(_PASS)]
-        moves += [shared_move(_ANNOUNCE, i) for i in self.announceable(s, seat)]
-        moves += [shared_move(_KONTRA, i) for i in self.kontrable(s, seat)]
+        return self._round_moves(s, seat)
+
+    def _round_moves(self, s: S, seat: int) -> list[Move]:
+        moves = [_PASS_MOVE]
+        items = self.announceable(s, seat)
+        if items:
+            moves += [shared_move(_ANNOUNCE, i) for i in items]
+        items = self.kontrable(s, seat)
+        if items:
+            moves += [shared_move(_KONTRA, i) for i in items]
         return moves
 
     def explain_round(self, s: S, move: Move) -> str:
@@ -102,31 +115,53 @@ class AnnouncementRound(Generic[S]):
             if s.passes + 1 == s.players:
                 return self._start_play(s)
             return evolve(s, passes=s.passes + 1, turn=(seat + 1) % s.players)
+        return self._say(s, seat, move)
+
+    def _say(self, s: S, seat: int, move: Move) -> S:
+        """The state after `seat` announces or raises (he keeps the turn)."""
         if move.kind == _ANNOUNCE:
-            fact = Fact(seat, _ANNOUNCE, move.value)
+            fact = shared_fact(seat, _ANNOUNCE, move.value)
             return evolve(
                 s,
                 announced=(*s.announced, (move.value, seat)),
                 passes=0,
                 facts=(*s.facts, fact),
+                turn=seat,
             )
         level = s.level(move.value) + 1
         levels = (*((i, v) for i, v in s.levels if i != move.value), (move.value, level))
-        fact = Fact(seat, _KONTRA, move.value, level)
-        return evolve(s, levels=levels, passes=0, facts=(*s.facts, fact))
+        fact = shared_fact(seat, _KONTRA, move.value, level)
+        return evolve(s, levels=levels, passes=0, facts=(*s.facts, fact), turn=seat)
 
     def replay_round(self, s: S, moves: Sequence[Move], start: int) -> tuple[S, int]:
-        """A run of validated passes from `moves[start]` on applied at once (another move one
-        by one), equal to `apply_round` move by move."""
-        seat, passes, i = s.turn, s.passes, start
+        """Validated moves of the round from `moves[start]` on, applied at once to the end of
+        the round (or of `moves`), equal to `apply_round` move by move."""
+        todo = iter(moves[start:])
+        state, count = self._run_round(s, lambda _, __: next(todo, None))
+        return state, start + count
+
+    def playout_round(self, s: S, pick: Callable[[list[Move]], Move]) -> S:
+        """The round played to its end by `pick`, equal to `apply_round(pick(legal_round))`
+        move by move."""
+        moves = self._round_moves
+        return self._run_round(s, lambda now, seat: pick(moves(now, seat)))[0]
+
+    def _run_round(self, s: S, next_move: Callable[[S, int], Move | None]) -> tuple[S, int]:
+        """The round from `s` on, each move `next_move(state, seat)` (None: no more moves), and
+        how many moves it took. A pass only moves the turn on (kept in locals: the hooks are
+        asked with the seat and read what was said, not `turn`/`passes`); a saying makes the
+        next state."""
+        seat, passes, players, count = s.turn, s.passes, s.players, 0
         assert seat is not None
-        while i < len(moves) and moves[i].kind == _PASS:
-            if passes + 1 == s.players:  # the last pass: play starts
-                return self._start_play(evolve(s, passes=passes, turn=seat)), i + 1
-            passes, seat, i = passes + 1, (seat + 1) % s.players, i + 1
-        if i == start:
-            return self.apply_round(s, moves[i]), i + 1
-        return evolve(s, passes=passes, turn=seat), i
+        while (move := next_move(s, seat)) is not None:
+            count += 1
+            if move.kind == _PASS:
+                if passes + 1 == players:  # the last pass: play starts
+                    return self._start_play(s), count
+                passes, seat = passes + 1, (seat + 1) % players
+                continue
+            passes, s = 0, self._say(s, seat, move)
+        return evolve(s, passes=passes, turn=seat), count
 
     def _start_play(self, s: S) -> S:
         """Trick play starting, as `trickplay.start_tricks` makes it."""

@@ -58,15 +58,11 @@ class BitDeck:
 
     def ordered_mask(self, cards: Sequence[Card]) -> int | None:
         """The mask of `cards` when they are the deck's own objects in deck order, else None."""
-        bit, last = self.bit, 0
-        found = 0
-        for c in cards:
-            b = bit.get(id(c))
-            if b is None or b <= last:
-                return None
-            found |= b
-            last = b
-        return found
+        bits = [*map(self.bit.get, map(id, cards))]
+        if None in bits or bits != sorted(bits):  # type: ignore[type-var]
+            return None
+        found: int = sum(bits)  # type: ignore[arg-type]
+        return found if found.bit_count() == len(bits) else None  # no card twice
 
     def follow_mask(self, hand: int, led: Card, trump: str) -> int:
         """The cards of `hand` a follower may play under plain rules: the suit led, else a

@@ -39,13 +39,17 @@ class PhaseRule(Generic[S]):
     `explain(state, move)`: the reason code for a move that is not legal (default
     ILLEGAL_MOVE); the fast paths `is_legal(state, move)` (agrees with `move in legal(state)`)
     and `replay(state, moves, start) -> (state, next index)` (applies at least one validated
-    move, as many as it can, exactly as `apply` one by one would)."""
+    move, as many as it can, exactly as `apply` one by one would), and
+    `playout(state, pick) -> state` (plays the phase to its end, each move `pick(legal)` of a
+    fresh list equal to `legal(state)`: the same picks and the same state as the loop
+    `state = apply(state, pick(legal(state)))` while the phase lasts)."""
 
     legal: Callable[[S], list[Move]]
     apply: Callable[[S, Move], S]
     explain: Callable[[S, Move], str] | None = None
     is_legal: Callable[[S, Move], bool] | None = None
     replay: Callable[[S, Sequence[Move], int], tuple[S, int]] | None = None
+    playout: Callable[[S, Callable[[list[Move]], Move]], S] | None = None
 
 
 PhaseTable: TypeAlias = Mapping[str, PhaseRule[S]]
@@ -79,7 +83,7 @@ def check_table(
         for part in ("legal", "apply"):
             if not callable(getattr(rule, part)):
                 raise RuleSetError(f"{where}: phase {phase!r} has no {part} handler")
-        for part in ("explain", "is_legal", "replay"):
+        for part in ("explain", "is_legal", "replay", "playout"):
             hook = getattr(rule, part)
             if hook is not None and not callable(hook):
                 raise RuleSetError(f"{where}: phase {phase!r}: {part} is not callable")

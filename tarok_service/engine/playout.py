@@ -69,6 +69,9 @@ def playout(
                 played = hooks.apply(state, legal[cards.index(card)])
             state = played
             continue
+        if hooks.playout is not None:  # the phase's own fast loop
+            state = hooks.playout(state, pick_move)
+            continue
         state = hooks.apply(state, pick_move(hooks.legal(state)))
     return state
 

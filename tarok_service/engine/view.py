@@ -29,6 +29,22 @@ class Fact:
     level: int = 0
 
 
+_FACTS: dict[tuple[int | None, str, str, int], Fact] = {}
+
+
+def shared_fact(seat: int | None, kind: str, value: str, level: int = 0) -> Fact:
+    """`Fact(seat, kind, value, level)`, one object per distinct fact (facts are immutable,
+    and the few distinct bids, announcements and kontras recur in every hand: the frozen
+    dataclass's `__init__` is slow on the hot paths)."""
+    key = (seat, kind, value, level)
+    found = _FACTS.get(key)
+    if found is None:
+        if len(_FACTS) >= 4096:
+            _FACTS.clear()
+        found = _FACTS[key] = Fact(seat, kind, value, level)
+    return found
+
+
 @dataclass(frozen=True)
 class View:
     """Everything `seat` may see now; seat None is a spectator."""

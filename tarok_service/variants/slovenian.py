@@ -3,7 +3,7 @@ players, one pack) as its first configuration."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, ClassVar
 
@@ -12,7 +12,7 @@ from ..engine import moves as m
 from ..engine import tricks as t
 from ..engine.announce import AnnouncementRound
 from ..engine.auction import PASSED, Auction
-from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, deal_packets, tarok54
+from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, tarok54
 from ..engine.match import MatchState
 from ..engine.moves import Move, shared_move
 from ..engine.options import Rules
@@ -23,7 +23,7 @@ from ..engine.radelci import settle as radelci_settle
 from ..engine.state import Trick, evolve, replace_at
 from ..engine.trickplay import TrickPlay, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant
-from ..engine.view import Fact, View
+from ..engine.view import Fact, View, shared_fact
 from . import slovenian_data as d
 from . import slovenian_scoring as scoring
 from .registry import register
@@ -69,6 +69,7 @@ class SlovenianFamily(
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
+        self._tarok_indices = frozenset(i for i, c in enumerate(self._deck.cards) if c.is_tarok)
         self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
@@ -78,9 +79,12 @@ class SlovenianFamily(
                 self.apply_bidding,
                 self.explain_bidding,
                 replay=self.replay_bidding,
+                playout=self.playout_bidding,
             ),
             Phase.CALLING: PhaseRule(self.legal_calling, self.apply_calling, self.explain_calling),
-            Phase.TALON: PhaseRule(self.legal_talon, self.apply_talon, self.explain_talon),
+            Phase.TALON: PhaseRule(
+                self.legal_talon, self.apply_talon, self.explain_talon, replay=self.replay_talon
+            ),
             Phase.ANNOUNCE: self.round_phase(),
             Phase.TRICKS: self.trick_phase(),
         }
@@ -151,44 +155,81 @@ class SlovenianFamily(
     # --- deal ---------------------------------------------------------------------------
 
     def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> SlovenianState:
-        n = rules.players
+        """The talon first, then packets round the table from the dealer's left
+        (`cards.deal_packets`), each hand in deck order; a redeal when a hand has no tarok.
+        Worked on deck indices (no per-card search or sort by card)."""
+        n, deck, size = rules.players, self._deck, self.talon_size
         packet = self.family.packets[n]
-        hands, talon = deal_packets(order, n, (dealer + 1) % n, self.talon_size, packet)
-        hands = tuple(self._deck.sort(h) for h in hands)
-        first = (dealer + 2) % n
-        state = SlovenianState(
-            rules=rules,
+        found = [*map(deck.index_by_id.get, map(id, order))]
+        if None in found:  # equal cards, not the deck's own
+            found = [deck.index[c] for c in order]
+        seats: list[list[int]] = [[] for _ in range(n)]
+        seat = (dealer + 1) % n
+        for i in range(size, len(found), packet):
+            seats[seat] += found[i : i + packet]  # type: ignore[arg-type]
+            seat = (seat + 1) % n
+        own, taroks, redeal = deck.cards, self._tarok_indices, False
+        hands = []
+        for held in seats:
+            held.sort()
+            redeal = redeal or taroks.isdisjoint(held)
+            hands.append(tuple([own[i] for i in held]))
+        if redeal:
+            phase, turn = Phase.REDEAL, None
+        else:
+            phase, turn = Phase.BIDDING, (dealer + 2) % n
+        return evolve(
+            self._blank(rules),
             dealer=dealer,
-            phase=Phase.BIDDING,
-            turn=first,
-            hands=hands,
-            talon=talon,
-            piles=((),) * n,
+            phase=phase,
+            turn=turn,
+            hands=tuple(hands),
+            talon=tuple(order[:size]),
             auction=Auction((dealer + 1) % n, (None,) * n),
         )
-        if any(all(c.suit != TAROK for c in h) for h in hands):
-            return evolve(state, phase=Phase.REDEAL, turn=None)
-        return state
+
+    def _blank(self, rules: Rules) -> SlovenianState:
+        """A state of nothing dealt at this table, to copy deals from (a copy is cheaper than
+        the dataclass's checked `__init__`); the last one kept, by the identity of `rules`."""
+        last = self.__dict__.get("_last_blank")
+        if last is not None and last.rules is rules:
+            found: SlovenianState = last
+            return found
+        n = rules.players
+        found = SlovenianState(rules, 0, Phase.BIDDING, None, (), (), ((),) * n)
+        self.__dict__["_last_blank"] = found
+        return found
 
     # --- bidding ------------------------------------------------------------------------
 
     def legal_bidding(self, s: SlovenianState) -> list[Move]:
         auction, seat = s.auction, s.turn
         assert auction is not None and seat is not None
-        memo = self._memo(s.rules, "bids")  # the legal bids depend on the auction alone
-        key = (auction.forehand, auction.bids, seat)
+        memo = self._memo(s.rules, "bids")
+        return [*self._bid_moves(memo, s.rules, auction.forehand, auction.bids, seat)]
+
+    def _bid_moves(
+        self,
+        memo: dict[object, tuple[Any, ...]],
+        rules: Rules,
+        forehand: int,
+        bids: tuple[int | None, ...],
+        seat: int,
+    ) -> tuple[Move, ...]:
+        """The legal bids of `seat`: they depend on the auction alone (kept in `memo`)."""
+        key = (forehand, bids, seat)
         found = memo.get(key)
         if found is None:
-            only = self.forehand_only_contracts(s.rules)
-            bids = auction.legal(seat, self.open_contracts(s.rules), only)
+            only = self.forehand_only_contracts(rules)
+            legal = Auction(forehand, bids).legal(seat, self.open_contracts(rules), only)
             table = self.contract_table
             found = memo[key] = tuple(
                 [
                     shared_move(_PASS) if b == PASSED else shared_move(_BID, table[b].id)
-                    for b in bids
+                    for b in legal
                 ]
             )
-        return [*found]
+        return found
 
     def _memo(self, rules: Rules, name: str) -> dict[object, tuple[Any, ...]]:
         """A bounded memo of results that depend only on this rule set, the table `rules`
@@ -223,9 +264,9 @@ class SlovenianFamily(
         seat = s.turn
         bid = PASSED if move.kind == _PASS else self.contract_index[move.value]
         auction = s.auction.bid(seat, bid)
-        facts = (*s.facts, Fact(seat, _BID, move.value or _PASS))
+        facts = (*s.facts, shared_fact(seat, _BID, move.value or _PASS))
         if bid != PASSED and auction.others_passed(seat):
-            return self._contract_chosen(evolve(s, auction=auction, facts=facts), seat, bid)
+            return self._contract_chosen(s, seat, bid, auction, facts)
         return evolve(s, auction=auction, facts=facts, turn=auction.next_bidder(seat))
 
     def replay_bidding(
@@ -233,37 +274,76 @@ class SlovenianFamily(
     ) -> tuple[SlovenianState, int]:
         """Validated bids from `moves[start]` on, applied at once (one state at the end), equal
         to `apply_bidding` one by one; stops after the bid that ends the auction."""
+        todo = iter(moves[start:])
+        state, count = self._run_bids(s, lambda _, __: next(todo, None))
+        return state, start + count
+
+    def playout_bidding(
+        self, s: SlovenianState, pick: Callable[[list[Move]], Move]
+    ) -> SlovenianState:
+        """The auction played to its end by `pick`, equal to `apply_bidding(pick(legal_bidding))`
+        bid by bid."""
+        assert s.auction is not None
+        rules, forehand, legal = s.rules, s.auction.forehand, self._bid_moves
+        memo = self._memo(rules, "bids")
+        return self._run_bids(
+            s, lambda bids, seat: pick([*legal(memo, rules, forehand, (*bids,), seat)])
+        )[0]
+
+    def _run_bids(
+        self, s: SlovenianState, next_move: Callable[[list[int | None], int], Move | None]
+    ) -> tuple[SlovenianState, int]:
+        """The auction from `s` on, each bid `next_move(bids so far, seat)` (None: no more
+        bids), on locals with one state at the end, and how many bids it took."""
         auction, seat = s.auction, s.turn
         assert auction is not None and seat is not None
         bids, facts = [*auction.bids], [*s.facts]
-        index, players, i = self.contract_index, len(bids), start
-        while i < len(moves):
-            move = moves[i]
-            i += 1
+        index, players, count = self.contract_index, len(bids), 0
+        while (move := next_move(bids, seat)) is not None:
+            count += 1
             bid = PASSED if move.kind == _PASS else index[move.value]
             bids[seat] = bid
-            facts.append(Fact(seat, _BID, move.value or _PASS))
+            facts.append(shared_fact(seat, _BID, move.value or _PASS))
             if bid != PASSED and all(b == PASSED for o, b in enumerate(bids) if o != seat):
                 done = Auction(auction.forehand, tuple(bids))
-                return self._contract_chosen(
-                    evolve(s, auction=done, facts=tuple(facts)), seat, bid
-                ), i
+                return self._contract_chosen(s, seat, bid, done, tuple(facts)), count
             seat = (seat + 1) % players
             while bids[seat] == PASSED:
                 seat = (seat + 1) % players
         done = Auction(auction.forehand, tuple(bids))
-        return evolve(s, auction=done, facts=tuple(facts), turn=seat), i
+        return evolve(s, auction=done, facts=tuple(facts), turn=seat), count
 
-    def _contract_chosen(self, s: SlovenianState, seat: int, index: int) -> SlovenianState:
+    def _contract_chosen(
+        self,
+        s: SlovenianState,
+        seat: int,
+        index: int,
+        auction: Auction,
+        facts: tuple[Fact, ...],
+    ) -> SlovenianState:
+        """The state after the bid of `seat` that ends the auction (`auction` and `facts` as
+        they stand after it), in one copy of `s`."""
         c = self.contract_table[index]
         if c.id == "klop":
-            return start_tricks(s, s.forehand, contract=index)
-        s = evolve(s, contract=index, declarer=seat, turn=seat)
+            return start_tricks(s, s.forehand, contract=index, auction=auction, facts=facts)
         if self.calls_king(s, index):
-            return evolve(s, phase=Phase.CALLING)
-        if c.talon_group:
-            return evolve(s, phase=Phase.TALON, exposed_talon=s.talon)
-        return evolve(s, phase=Phase.ANNOUNCE)
+            phase = Phase.CALLING
+        elif c.talon_group:
+            return evolve(
+                s,
+                auction=auction,
+                facts=facts,
+                contract=index,
+                declarer=seat,
+                turn=seat,
+                phase=Phase.TALON,
+                exposed_talon=s.talon,
+            )
+        else:
+            phase = Phase.ANNOUNCE
+        return evolve(
+            s, auction=auction, facts=facts, contract=index, declarer=seat, turn=seat, phase=phase
+        )
 
     # --- announcements and kontra (engine.announce) -------------------------------------
 
@@ -276,6 +356,15 @@ class SlovenianFamily(
         announced in that group yet; ultimos only by a holder of the card."""
         if not self.contract_table[s.contract].bonuses:
             return []
+        holds = self._holdings(s)[seat]
+        memo = self._memo(s.rules, "announce")  # depends on the groups, the sayings, the cards
+        key = (s.players, bool(s.called), s.announced, seat, holds)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple(self._announceable(s, seat))
+        return [*found]
+
+    def _announceable(self, s: SlovenianState, seat: int) -> list[str]:
         items: list[str] = []
         announced = s.announced
         for group in self.bonus_groups(s):
@@ -292,21 +381,33 @@ class SlovenianFamily(
     def may_announce(self, s: SlovenianState, seat: int, group: Group) -> bool:
         """Ultimos need the card: a pagat, a called card."""
         if group[0] == d.PAGAT_ULTIMO:
-            return any(is_pagat(c) for c in s.hands[seat])
+            return self._holdings(s)[seat][0]
         if group[0] == d.KING_ULTIMO:
-            return any(c in s.called for c in s.hands[seat])
+            return self._holdings(s)[seat][1]
         return True
 
+    def _holdings(self, s: SlovenianState) -> tuple[tuple[bool, bool], ...]:
+        """Per seat: whether it holds a pagat, a called card. Asked for every announcement
+        move while the hands do not change: the last answer kept (by the identity of the
+        hands and the call, which it keeps alive)."""
+        last = self.__dict__.get("_last_holdings")
+        if last is not None and last[0] is s.hands and last[1] is s.called:
+            found: tuple[tuple[bool, bool], ...] = last[2]
+            return found
+        called = s.called
+        found = tuple(
+            (any(is_pagat(c) for c in hand), any(c in called for c in hand)) for hand in s.hands
+        )
+        self.__dict__["_last_holdings"] = (s.hands, called, found)
+        return found
+
     def kontrable(self, s: SlovenianState, seat: int) -> list[str]:
-        c = self.contract_table[s.contract]
-        if c.id == "klop":
-            return []
-        team = s.team()
         memo = self._memo(s.rules, "kontra")  # depends on the sides, the sayings, the levels
-        key = (s.contract, team, seat in team, s.announced, s.levels)
+        key = (s.contract, s.declarer, s.partners, seat, s.announced, s.levels)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = tuple(self._kontrable(s, seat))
+            klop = self.contract_table[s.contract].id == "klop"
+            found = memo[key] = () if klop else tuple(self._kontrable(s, seat))
         return [*found]
 
     def _kontrable(self, s: SlovenianState, seat: int) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from ..engine import moves as m
@@ -10,11 +10,12 @@ from ..engine.cards import FIGURE_FACES, QUEEN, Card, Deck
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.state import evolve, replace_at, without
-from ..engine.view import Fact
+from ..engine.view import Fact, shared_fact
 from .slovenian_data import Contract
 from .slovenian_family import Family
 from .slovenian_state import Kind, Phase, SlovenianState, is_suit_king, is_trula
 
+_DISCARD = Kind.DISCARD.value  # plain str on the hot path
 FREE_PICK = -1  # `group` once the declarer has taken his talon cards one by one
 
 
@@ -142,9 +143,41 @@ class CallAndExchange:
             piles=piles,
             discards=(*s.discards, card),
             to_discard=left,
-            facts=(*s.facts, Fact(s.declarer, Kind.DISCARD, shown)),
+            facts=(*s.facts, shared_fact(s.declarer, _DISCARD, shown)),
             **done,
         )
+
+    def replay_talon(
+        self, s: SlovenianState, moves: Sequence[Move], start: int
+    ) -> tuple[SlovenianState, int]:
+        """Validated talon moves from `moves[start]` on: a pick one by one, a run of discards
+        at once (one state at the end), equal to `apply_talon` move by move."""
+        if s.group is None:
+            return self.apply_talon(s, moves[start]), start + 1
+        seat = s.declarer
+        assert seat is not None
+        deck = self.deck(s.rules)
+        by_code, codes = deck.by_code, deck.codes
+        hand, pile, discards, facts = s.hands[seat], [*s.piles[seat]], [*s.discards], [*s.facts]
+        left, i = s.to_discard, start
+        while i < len(moves) and left > 0:
+            card = by_code[moves[i].value]
+            hand = without(hand, card)
+            pile.append(card)
+            discards.append(card)
+            facts.append(shared_fact(seat, _DISCARD, codes[card] if card.is_tarok else ""))
+            left, i = left - 1, i + 1
+        done = {"phase": Phase.ANNOUNCE, "turn": seat} if left == 0 else {}
+        after = evolve(
+            s,
+            hands=replace_at(s.hands, seat, hand),
+            piles=replace_at(s.piles, seat, tuple(pile)),
+            discards=tuple(discards),
+            to_discard=left,
+            facts=tuple(facts),
+            **done,
+        )
+        return after, i
 
     def _pick(self, s: SlovenianState, index: int) -> SlovenianState:
         assert s.declarer is not None

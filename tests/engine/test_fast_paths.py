@@ -15,14 +15,16 @@ from typing import Any
 import pytest
 
 from tarok_service.engine import tricks as t
-from tarok_service.engine.cards import MOND, PAGAT, SKIS, TAROK, Card, tarok54
+from tarok_service.engine.auction import Auction
+from tarok_service.engine.cards import MOND, PAGAT, SKIS, TAROK, Card, deal_packets, tarok54
 from tarok_service.engine.moves import HAND_FINISHED, IllegalMove, Move
+from tarok_service.engine.options import Rules
 from tarok_service.engine.state import REDEAL, TRICKS, HandState, evolve, without
 from tarok_service.engine.trickplay import TrickPlay, play_moves
 from tarok_service.engine.variant import Variant
 from tarok_service.selfplay import choose
 from tarok_service.variants.registry import all_variants, find_variant
-from tarok_service.variants.slovenian import SLOVENIAN, Slovenian, SlovenianState
+from tarok_service.variants.slovenian import SLOVENIAN, Slovenian, SlovenianFamily, SlovenianState
 
 CONFIGS = sorted((v.id, n) for v in all_variants() for n in v.player_counts)
 Hand = tuple[HandState, list[Move], list[HandState]]  # dealt state, moves, state after each
@@ -274,3 +276,85 @@ def test_is_legal_play_agrees_with_legal_plays_on_small_hands() -> None:
         legal = t.legal_plays(hand, trick, rules, held)
         for card in deck.cards:
             assert t.is_legal_play(hand, trick, card, rules, held) == (card in legal)
+
+
+FAMILY_CONFIGS = [(i, n) for i, n in CONFIGS if isinstance(find_variant(i), SlovenianFamily)]
+
+
+def reference_deal(
+    variant: SlovenianFamily, rules: Rules, order: list[Card], dealer: int
+) -> SlovenianState:
+    """The deal as the rules say it, card by card: `cards.deal_packets`, hands sorted into
+    deck order, a redeal when a hand holds no tarok."""
+    n = rules.players
+    hands, talon = deal_packets(
+        order, n, (dealer + 1) % n, variant.talon_size, variant.family.packets[n]
+    )
+    deck = variant.deck(rules)
+    state = SlovenianState(
+        rules=rules,
+        dealer=dealer,
+        phase="bidding",
+        turn=(dealer + 2) % n,
+        hands=tuple(deck.sort(h) for h in hands),
+        talon=talon,
+        piles=((),) * n,
+        auction=Auction((dealer + 1) % n, (None,) * n),
+    )
+    if any(all(c.suit != TAROK for c in h) for h in state.hands):
+        return evolve(state, phase=REDEAL, turn=None)
+    return state
+
+
+@pytest.mark.parametrize(("variant_id", "players"), FAMILY_CONFIGS)
+def test_family_deal_equals_dealing_card_by_card(variant_id: str, players: int) -> None:
+    """The deal on deck indices equals dealing the cards (redeals included, and orders of
+    cards equal to the deck's but not its own objects); its hands are the deck's objects."""
+    variant = find_variant(variant_id)
+    assert isinstance(variant, SlovenianFamily)
+    rng = random.Random(f"deal/{variant_id}/{players}")
+    deck = variant.deck(variant.make_rules(players))
+    redeals = 0
+    for number in range(600):
+        rules = variant.make_rules(players)
+        order = list(deck.cards)
+        rng.shuffle(order)
+        if number % 3 == 0:  # cards equal to the deck's, other objects
+            order = [dataclasses.replace(c) for c in order]
+        dealer = rng.randrange(players)
+        if number % 5 == 0:  # no tarok for the first seat dealt to: suit cards in its packets
+            packet, size = variant.family.packets[players], variant.talon_size
+            first = [
+                p for p in range(size, len(order)) if (p - size) // packet % players == 0
+            ]
+            suits = [c for c in order if not c.is_tarok]
+            rest = [c for c in order if c not in suits[: len(first)]]
+            for p in first:
+                rest.insert(p, suits.pop(0))
+            order = rest
+        dealt = variant.deal(rules, order, dealer)
+        assert dealt == reference_deal(variant, rules, order, dealer)
+        assert all(c is deck.cards[deck.index[c]] for h in dealt.hands for c in h)
+        redeals += dealt.phase == REDEAL
+    assert redeals
+
+
+@pytest.mark.parametrize(("variant_id", "players"), FAMILY_CONFIGS)
+def test_family_replay_equals_folding_apply_from_inside_every_phase(
+    variant_id: str, players: int
+) -> None:
+    """Quick (the slow test above covers every rule set): from and to every position before
+    trick play - inside the auction, the call, the talon exchange, the announcement round -
+    `replay` agrees with `apply` move by move."""
+    variant = find_variant(variant_id)
+    seen: Counter[str] = Counter()
+    for dealt, moves, states in playouts(variant_id, players, 40, seed=5):
+        before = [dealt, *states]  # before[k]: the state before moves[k]
+        final = before[-1]
+        for k, state in enumerate(before[:-1]):
+            if state.phase == TRICKS:
+                break
+            seen[state.phase] += 1
+            assert variant.replay(state, moves[k:]) == final
+            assert variant.replay(dealt, moves[:k]) == state
+    assert {"bidding", "talon", "announce"} <= set(seen), seen

@@ -6,6 +6,7 @@ count, from deals and from positions inside trick play."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from tarok_service.engine import playout
 from tarok_service.engine import tricks as t
 from tarok_service.engine.bitcards import bit_deck
 from tarok_service.engine.cards import TAROK, Deck, tarocco62, tarock40, tarok54
+from tarok_service.engine.moves import Move
 from tarok_service.engine.playout import random_playout
 from tarok_service.engine.state import TRICKS, HandState, evolve
 from tarok_service.engine.variant import Variant
@@ -188,3 +190,58 @@ def test_hands_out_of_deck_order_are_played_through_the_hooks_alike(
         assert_same_playout(variant, evolve(state, hands=reversed_hands), compared)
         compared += 1
     assert None in runs  # the bitmask loop declined
+
+
+def picker(log: list[str], chooser: random.Random) -> Callable[[list[Move]], Move]:
+    """A random pick that logs what it was offered and what it chose."""
+
+    def pick(moves: list[Move]) -> Move:
+        move = chooser.choice(moves)
+        log.append(f"{[mv.id for mv in moves]} -> {move.id}")
+        return move
+
+    return pick
+
+
+def phase_playouts(variant: Variant[Any]) -> list[str]:
+    """The phases of a rule set that declare a `playout` fast path."""
+    assert variant.phases is not None
+    return [
+        str(p)
+        for p in variant.phases
+        if str(p) in variant.checked_table() and variant.phase_rule(p).playout is not None
+    ]
+
+
+@pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
+def test_phase_playouts_equal_the_pure_loop_over_the_phase(variant_id: str, players: int) -> None:
+    """A phase's `playout(state, pick)` from any position inside the phase: the same lists
+    offered to `pick`, the same picks and the same state when the phase is over as
+    `apply(pick(legal))` move by move."""
+    variant = find_variant(variant_id)
+    declared = phase_playouts(variant)
+    rng = random.Random(f"phase/{variant_id}/{players}")
+    checked = dict.fromkeys(declared, 0)
+    for _ in range(400):
+        state = dealt(variant, players, rng)
+        while not state.finished:
+            phase = state.phase
+            rule = variant.phase_rule(phase)
+            if rule.playout is not None and rng.random() < 0.5:
+                seed = rng.randrange(2**32)
+                offered: list[list[str]] = [[], []]
+
+                pure, choose_pure = state, picker(offered[0], random.Random(seed))
+                while not pure.finished and pure.phase == phase:
+                    move = choose_pure(variant.legal_moves(pure))
+                    pure = variant.apply(pure, move, check=False)
+                fast = rule.playout(state, picker(offered[1], random.Random(seed)))
+                assert fast == pure
+                assert offered[0] == offered[1]
+                checked[phase] += 1
+            state = variant.apply(state, rng.choice(variant.legal_moves(state)), check=False)
+    assert all(checked.values()), checked
+
+
+def test_the_slovenian_auction_and_announcement_round_have_playouts() -> None:
+    assert set(phase_playouts(find_variant("slovenian"))) >= {"bidding", "announce"}
