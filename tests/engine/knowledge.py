@@ -10,7 +10,9 @@ set, the rules about which cards are shown to whom:
   is shown once the first trick is over;
 - Czech taroky: a talon card handed to a player is his; in the third obligation the declarer
   sees the three he looks at, a rejected three is turned up; discards as above (per
-  discarder); the talon cards given to the first tricks in varsava are shown;
+  discarder); the talon cards given to the first tricks in varsava are shown; a revealing
+  declaration of the trul (alone or in trulhonery) shows the declarer's three trul cards to
+  everybody, one of the four kings (královské honéry) his four kings;
 - Zwanzigerrufen: nothing but the hands and the tricks;
 - Tarocco Bolognese: the dealer's discards are his, the declared combinations are shown, and
   once play is over the piles are counted face up.
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from tarok_service.engine.cards import Card, Deck
+from tarok_service.engine.cards import KING, MOND, PAGAT, SKIS, Card, Deck
 from tarok_service.engine.moves import Move
 from tarok_service.engine.state import HandState
 from tarok_service.engine.variant import Variant
@@ -123,6 +125,12 @@ def _taroky(k: Knowledge, before: HandState | None, move: Move | None, after: Ha
     for seat, card in _new(before, after, "discards"):
         k.show([card], None if card.is_tarok else seat)
     k.show(card for _, card in _new(before, after, "gifts"))
+    for seat, item in _new(before, after, "declarations"):
+        hand = after.hands[seat]
+        if item in ("trul", "trulhonery"):
+            k.show(c for c in hand if c.is_tarok and c.rank in (PAGAT, MOND, SKIS))
+        elif item == "kralovske_honery":
+            k.show(c for c in hand if c.rank == KING and not c.is_tarok)
     called = _attr(after, "called", None)
     if isinstance(called, Card):
         k.named.add(called)
