@@ -40,6 +40,19 @@ async def opened(store: PostgresEventStore) -> AsyncIterator[PostgresEventStore]
         await store.close()
 
 
+def count_batches(store: PostgresEventStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the batches `store` writes from now on, in order."""
+    sizes: list[int] = []
+    write_batch = store._write_batch
+
+    async def counted(batch: list[Pending]) -> None:
+        sizes.append(len(batch))
+        await write_batch(batch)
+
+    monkeypatch.setattr(store, "_write_batch", counted)
+    return sizes
+
+
 def test_a_batch_of_mixed_appends_gets_each_outcome(
     dsn: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -48,14 +61,7 @@ def test_a_batch_of_mixed_appends_gets_each_outcome(
             tables = [table() for _ in range(12)]
             for t in tables[8:]:  # these tables already hold one event (request id "seen")
                 await s.append(t, 0, [ev(1, "seen")], NOW)
-            sizes: list[int] = []
-            write_batch = s._write_batch
-
-            async def counted(batch: list[Pending]) -> None:
-                sizes.append(len(batch))
-                await write_batch(batch)
-
-            monkeypatch.setattr(s, "_write_batch", counted)
+            sizes = count_batches(s, monkeypatch)
             calls = [s.append(t, 0, [ev(1, f"r-{t}"), ev(2)], NOW) for t in tables[:8]]
             calls += [s.append(tables[8], 0, [ev(9)], NOW)]  # stale version
             calls += [s.append(tables[9], 1, [ev(9, "seen")], NOW)]  # repeated request id
@@ -181,14 +187,7 @@ def test_a_batch_stores_every_byte_and_character_exactly(
 ) -> None:
     async def body() -> None:
         async with opened(PostgresEventStore(dsn)) as s:
-            sizes: list[int] = []
-            write_batch = s._write_batch
-
-            async def counted(batch: list[Pending]) -> None:
-                sizes.append(len(batch))
-                await write_batch(batch)
-
-            monkeypatch.setattr(s, "_write_batch", counted)
+            sizes = count_batches(s, monkeypatch)
             odd = ['q"uote', "back\\slash", "tab\tnew\nline", "čšž", "🂡 card", "{[]}:,"]
             tables = [f"{table()}-{text}" for text in odd]
             nows = [NOW + i / 7 for i in range(len(odd))]

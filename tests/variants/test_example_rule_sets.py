@@ -6,10 +6,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
 from tarok_service.engine.moves import IllegalMove, Move
+from tarok_service.engine.variant import Variant
 from tarok_service.selfplay import check_hand, run
 from tarok_service.variants import find_variant, registry
 from tarok_service.variants import vocabulary as vocab
@@ -24,13 +26,20 @@ from .test_slovenian_scoring import KINGS, TRULA, klop_state
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def duel() -> Iterator[Duel]:
-    """The duel registered for the test only (every registered rule set needs a rules page)."""
+V = TypeVar("V", bound=Variant[Any])
+
+
+def registered(variant: V) -> Iterator[V]:
+    """`variant` registered for one test only (every registered rule set needs a rules page)."""
     before = dict(registry._REGISTRY)
-    yield registry.register(Duel())
+    yield registry.register(variant)
     registry._REGISTRY.clear()
     registry._REGISTRY.update(before)
+
+
+@pytest.fixture
+def duel() -> Iterator[Duel]:
+    yield from registered(Duel())
 
 
 def test_the_duel_registers_and_plays_through_the_registry(duel: Duel) -> None:
@@ -71,10 +80,7 @@ def test_the_document_shows_the_examples_as_they_are() -> None:
 
 @pytest.fixture
 def house() -> Iterator[HouseTarok]:
-    before = dict(registry._REGISTRY)
-    yield registry.register(HouseTarok())
-    registry._REGISTRY.clear()
-    registry._REGISTRY.update(before)
+    yield from registered(HouseTarok())
 
 
 def test_the_house_variant_is_slovenian_tarok_configured_otherwise(house: HouseTarok) -> None:
