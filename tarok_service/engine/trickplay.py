@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 from . import tricks as t
@@ -32,7 +32,7 @@ class TrickPlay(Generic[S]):
     `replay_tricks`).
 
     Hooks a variant may override: `trick_rules`, `held_cards`, `after_trick`, `hand_over`,
-    `finish_play`. The variant must provide `deck(rules)`. `trick_rules` must
+    `finish_play`, `trick_watch`. The variant must provide `deck(rules)`. `trick_rules` must
     depend only on what is fixed during play (the contract), not on the cards in play.
     """
 
@@ -129,42 +129,73 @@ class TrickPlay(Generic[S]):
         """Apply validated card plays from `moves[start]` on, as long as play goes on: the state
         equals folding `apply_tricks` over them, and the index of the first move not applied.
 
-        The hands are worked on as mutable dicts, and the state between tricks is one private
-        copy changed in place (the hooks get it and return it or a new state, which becomes
-        the working copy): no state is built per card, and one per trick only when a hook
-        changes something."""
+        The hands are worked on as mutable dicts, the piles and tricks as lists. A trick the
+        rule set's `trick_watch` leaves quiet (its hooks would change nothing) is only added
+        to the lists; before any other trick the state is brought up to date - one private
+        copy changed in place - and `complete_in_place` runs the hooks on it. One state is
+        built at the end."""
         if type(self).apply_tricks is not TrickPlay.apply_tricks:  # a rule set of its own
             return self.apply_tricks(state, moves[start]), start + 1
-        by_code = self.deck(state.rules).by_code
+        deck = self.deck(state.rules)
+        by_code = deck.by_code
         players = state.rules.players
         rules = self.trick_rules(state)
+        winning_index = t.winning_index
         hands = _by_id(state.hands)
         plays = list(state.trick)
         seat, i, total = state.turn, start, len(moves)
         assert seat is not None
+        every, watched, winners = _watch(self, state, deck)
+        hot = every or any(c in watched.values() for _, c in plays)
         work: S | None = None  # the private copy, once a trick is complete
+        piles: list[list[Card]] | None = None  # quiet tricks not yet in `work`, if any
+        tricks: list[Trick] = []
         while i < total:
             card = by_code[moves[i].value]
-            if hands[seat].pop(id(card), None) is None:  # an equal card, not the deck's own
+            key = id(card)
+            if hands[seat].pop(key, None) is None:  # an equal card, not the deck's own
                 hands[seat] = _by_id([without(tuple(hands[seat].values()), card)])[0]
+            if key in watched:
+                hot = True
             plays.append((seat, card))
             i += 1
             if len(plays) < players:
                 seat = (seat + 1) % players
                 continue
-            after = tuple([tuple(h.values()) for h in hands])
+            cards = [c for _, c in plays]
+            won = plays[winning_index(cards, rules)][0]
+            if not (hot or won in winners) and any(hands):  # a quiet trick
+                if piles is None:
+                    piles, tricks = [list(p) for p in state.piles], list(state.tricks)
+                piles[won] += cards
+                tricks.append(_new_trick(tuple(plays), won))
+                plays, seat = [], won
+                continue
             if work is None:
                 work = evolve(state)
-            state = work = self.complete_in_place(work, after, tuple(plays), rules)
+            if piles is not None:
+                _set(work, "piles", tuple([tuple(p) for p in piles]))
+                _set(work, "tricks", tuple(tricks))
+                piles = None
+            after = tuple([tuple(h.values()) for h in hands])
+            state = work = self.complete_in_place(work, after, tuple(plays), rules, won)
             if state.phase != TRICKS or state.turn is None:
                 return state, i
             if state.hands is not after:  # a hook changed the hands
                 hands = _by_id(state.hands)
-            plays, seat = [], state.turn
-        if len(plays) != len(state.trick):  # stopped inside a trick
-            after = tuple([tuple(h.values()) for h in hands])
-            state = evolve(state, hands=after, trick=tuple(plays), turn=seat)
-        return state, i
+            every, watched, winners = _watch(self, state, deck)
+            plays, seat, hot = [], state.turn, every
+        if piles is not None or plays:  # cards played since `work` was last brought up to date
+            if work is None:
+                work = evolve(state)
+            if piles is not None:
+                _set(work, "piles", tuple([tuple(p) for p in piles]))
+                _set(work, "tricks", tuple(tricks))
+            _set(work, "hands", tuple([tuple(h.values()) for h in hands]))
+            _set(work, "trick", tuple(plays))
+            _set(work, "turn", seat)
+        assert work is not None  # at least one move was applied
+        return work, i
 
     def complete_in_place(
         self,
@@ -172,11 +203,13 @@ class TrickPlay(Generic[S]):
         hands: tuple[tuple[Card, ...], ...],
         plays: tuple[tuple[int, Card], ...],
         rules: t.TrickRules,
+        won: int | None = None,
     ) -> S:
         """`complete_trick` on a private copy of the state (one no one else holds), changed in
-        place; for the fast paths (replay, playouts)."""
+        place; for the fast paths (replay, playouts). `won`: the trick's winner, if known."""
         cards = [c for _, c in plays]
-        won = plays[t.winning_index(cards, rules)][0]
+        if won is None:
+            won = plays[t.winning_index(cards, rules)][0]
         trick = _new_trick(plays, won)
         piles = work.piles
         _set(work, "piles", (*piles[:won], (*piles[won], *cards), *piles[won + 1 :]))
@@ -205,8 +238,65 @@ class TrickPlay(Generic[S]):
         """The state once play has ended (after the last trick's `after_trick`): scored."""
         return evolve(state, phase=SCORED, turn=None)
 
+    def trick_watch(self, state: S) -> TrickWatch:
+        """Which of the tricks still to play `after_trick` and `hand_over` may act on, from
+        the state between two tricks (see `TrickWatch`). The default: every trick, unless
+        neither hook is overridden (then none: only the last trick ends play)."""
+        own = type(self)
+        if own.after_trick is TrickPlay.after_trick and own.hand_over is TrickPlay.hand_over:
+            return QUIET
+        return EVERY_TRICK
+
+
+class TrickWatch:
+    """What a rule set's trick hooks may act on, from some state between two tricks on: a
+    trick is *quiet* when play does not end with it (a card is left in some hand), `every`
+    is False, none of its cards is one of `cards` and its winner is not one of `winners`.
+    After a quiet trick `after_trick` must give back the very state it was given and
+    `hand_over` must be False: the fast paths skip both hooks there (and build no state for
+    the trick). The watch is asked again after every trick that is not quiet."""
+
+    __slots__ = ("cards", "every", "winners")
+
+    def __init__(
+        self, every: bool = False, cards: Iterable[Card] = (), winners: Iterable[int] = ()
+    ) -> None:
+        self.every = every
+        self.cards = tuple(cards)
+        self.winners = frozenset(winners)
+
+
+EVERY_TRICK = TrickWatch(every=True)
+QUIET = TrickWatch()
 
 _DEFAULT_RULES = t.TrickRules()
+_WATCH_OWNERS: dict[type, bool] = {}
+
+
+def _watch(
+    variant: TrickPlay[Any], state: Any, deck: Deck
+) -> tuple[bool, dict[int, Card], frozenset[int]]:
+    """The rule set's watch from `state` as (every, the watched cards by identity - the deck's
+    own objects -, winners). Every trick is watched when a subclass overrides `after_trick`
+    or `hand_over` below the class that defines `trick_watch` (its watch may not know them)."""
+    own = type(variant)
+    trusted = _WATCH_OWNERS.get(own)
+    if trusted is None:
+        trusted = _WATCH_OWNERS[own] = _watch_knows_hooks(own)
+    watch = variant.trick_watch(state) if trusted else EVERY_TRICK
+    if watch.every:
+        return True, {}, watch.winners
+    cards, index = deck.cards, deck.index
+    watched = {id(c): c for c in (cards[index[c]] for c in watch.cards)}
+    return False, watched, watch.winners
+
+
+def _watch_knows_hooks(own: type) -> bool:
+    def owner(name: str) -> type:
+        return next(k for k in own.__mro__ if name in k.__dict__)
+
+    watcher = owner("trick_watch")
+    return issubclass(watcher, owner("after_trick")) and issubclass(watcher, owner("hand_over"))
 _set = object.__setattr__  # changes a field of replay's private state copy in place
 
 

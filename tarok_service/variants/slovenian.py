@@ -21,7 +21,7 @@ from ..engine.phases import PhaseRule, PhaseTable
 from ..engine.radelci import close as radelci_close
 from ..engine.radelci import settle as radelci_settle
 from ..engine.state import Trick, evolve, replace_at
-from ..engine.trickplay import TrickPlay, start_tricks
+from ..engine.trickplay import EVERY_TRICK, TrickPlay, TrickWatch, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, View, shared_fact
 from . import slovenian_data as d
@@ -70,6 +70,7 @@ class SlovenianFamily(
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
         self._tarok_indices = frozenset(i for i, c in enumerate(self._deck.cards) if c.is_tarok)
+        self._monds = tuple(c for c in self._deck.cards if is_mond(c))
         self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
@@ -478,12 +479,37 @@ class SlovenianFamily(
         return self._mondfang(s, trick, win_card)
 
     def _mondfang(self, s: SlovenianState, trick: Trick, win_card: Card) -> SlovenianState:
-        c = self.contract_table[s.contract]
-        counts = c.bonuses or (c.id == "solo_without" and s.rules.flag("mondfang_solo_without"))
-        if not counts:
+        if not self._mondfang_counts(s):
             return s
         owners = tuple(seat for seat, card in trick.plays if is_mond(card))
         return evolve(s, mondfangs=s.mondfangs + owners) if owners else s
+
+    def _mondfang_counts(self, s: SlovenianState) -> bool:
+        """Whether a captured mond counts in this contract."""
+        c = self.contract_table[s.contract]
+        return bool(
+            c.bonuses or (c.id == "solo_without" and s.rules.flag("mondfang_solo_without"))
+        )
+
+    def trick_watch(self, s: SlovenianState) -> TrickWatch:
+        """`after_trick` acts on every trick of klop while the talon lasts, on a trick with a
+        called card from the talon (zaruf) or with a mond (mondfang); `hand_over` on a trick
+        the declarer wins in beggar, or loses in valat."""
+        c = self.contract_table[s.contract]
+        cid = c.id
+        if cid == "klop" and s.talon:
+            return EVERY_TRICK
+        cards: list[Card] = []
+        if s.talon and not s.talon_won:
+            cards += s.talon_kings
+        if self._mondfang_counts(s):
+            cards += self._monds
+        winners: tuple[int, ...] = ()
+        if cid in ("beggar", "open_beggar"):
+            winners = (s.declarer,) if s.declarer is not None else ()
+        elif cid in ("colour_valat", "valat"):
+            winners = tuple(p for p in range(s.players) if p != s.declarer)
+        return TrickWatch(cards=cards, winners=winners)
 
     def monds_left(self, s: SlovenianState) -> int:
         """Monds the declarer left in the untaken talon (a zaruf win takes the talon rest)."""
