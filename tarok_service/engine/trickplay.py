@@ -143,6 +143,8 @@ class TrickPlay(Generic[S]):
         winning_index = t.winning_index
         hands = _by_id(state.hands)
         plays = list(state.trick)
+        cards = [c for _, c in plays]
+        following = tuple([(k + 1) % players for k in range(players)])  # the seat after each
         seat, i, total = state.turn, start, len(moves)
         assert seat is not None
         every, watched, winners = _watch(self, state, deck)
@@ -158,18 +160,21 @@ class TrickPlay(Generic[S]):
             if key in watched:
                 hot = True
             plays.append((seat, card))
+            cards.append(card)
             i += 1
             if len(plays) < players:
-                seat = (seat + 1) % players
+                seat = following[seat]
                 continue
-            cards = [c for _, c in plays]
             won = plays[winning_index(cards, rules)][0]
             if not (hot or won in winners) and any(hands):  # a quiet trick
                 if piles is None:
                     piles, tricks = [list(p) for p in state.piles], list(state.tricks)
                 piles[won] += cards
-                tricks.append(_new_trick(tuple(plays), won))
-                plays, seat = [], won
+                trick = _make(Trick)
+                _set_plays(trick, tuple(plays))
+                _set_winner(trick, won)
+                tricks.append(trick)
+                plays, cards, seat = [], [], won
                 continue
             if work is None:
                 work = evolve(state)
@@ -184,7 +189,7 @@ class TrickPlay(Generic[S]):
             if state.hands is not after:  # a hook changed the hands
                 hands = _by_id(state.hands)
             every, watched, winners = _watch(self, state, deck)
-            plays, seat, hot = [], state.turn, every
+            plays, cards, seat, hot = [], [], state.turn, every
         if piles is not None or plays:  # cards played since `work` was last brought up to date
             if work is None:
                 work = evolve(state)
@@ -256,7 +261,7 @@ class TrickWatch:
     `hand_over` must be False: the fast paths skip both hooks there (and build no state for
     the trick). The watch is asked again after every trick that is not quiet."""
 
-    __slots__ = ("cards", "every", "winners")
+    __slots__ = ("_compiled", "cards", "every", "winners")
 
     def __init__(
         self, every: bool = False, cards: Iterable[Card] = (), winners: Iterable[int] = ()
@@ -264,6 +269,7 @@ class TrickWatch:
         self.every = every
         self.cards = tuple(cards)
         self.winners = frozenset(winners)
+        self._compiled: tuple[Deck, dict[int, Card]] | None = None  # see `_watch`
 
 
 EVERY_TRICK = TrickWatch(every=True)
@@ -284,11 +290,11 @@ def _watch(
     if trusted is None:
         trusted = _WATCH_OWNERS[own] = _watch_knows_hooks(own)
     watch = variant.trick_watch(state) if trusted else EVERY_TRICK
-    if watch.every:
-        return True, {}, watch.winners
-    cards, index = deck.cards, deck.index
-    watched = {id(c): c for c in (cards[index[c]] for c in watch.cards)}
-    return False, watched, watch.winners
+    compiled = watch._compiled
+    if compiled is None or compiled[0] is not deck:
+        cards, index = deck.cards, deck.index
+        compiled = watch._compiled = (deck, {id(c): c for c in (cards[index[c]] for c in watch.cards)})
+    return watch.every, compiled[1], watch.winners
 
 
 def _watch_knows_hooks(own: type) -> bool:
@@ -303,12 +309,14 @@ _set = object.__setattr__  # changes a field of replay's private state copy in p
 def _new_trick(plays: tuple[tuple[int, Card], ...], won: int) -> Trick:
     """`Trick(plays, won)` without the frozen dataclass's checked `__init__` (hot path)."""
     trick = _make(Trick)
-    _set(trick, "plays", plays)
-    _set(trick, "winner", won)
+    _set_plays(trick, plays)
+    _set_winner(trick, won)
     return trick
 
 
 _make = object.__new__
+_set_plays = Trick.plays.__set__  # type: ignore[attr-defined]  # the slots' own setters
+_set_winner = Trick.winner.__set__  # type: ignore[attr-defined]
 
 
 def _by_id(hands: Sequence[tuple[Card, ...]]) -> list[dict[int, Card]]:

@@ -36,7 +36,7 @@ from ..engine.options import OptionSpec, Rules
 from ..engine.outcome import HandResult
 from ..engine.phases import PhaseRule, PhaseTable
 from ..engine.state import SCORED, TRICKS, HandState, Trick, evolve, replace_at, without
-from ..engine.trickplay import PLAY, TrickPlay, start_tricks
+from ..engine.trickplay import PLAY, TrickPlay, TrickWatch, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, PublicCards, View, seat_view
 from . import bolognese_scoring as scoring
@@ -72,6 +72,7 @@ KEPT_BACK = frozenset(  # never discarded: the kings, Angel, World, Bégato and 
     | {Card(suit, RE) for suit in ITALIAN_SUITS}
 )
 TRICK_RULES = t.TrickRules(emperor=False, tie=t.TIE_LAST, excuse=MATTO_CARD)
+_MATTO_WATCH = TrickWatch(cards=(MATTO_CARD,))
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -223,6 +224,10 @@ class TaroccoBolognese(TrickPlay[BologneseState], Variant[BologneseState]):
             return s
         piles = move_card(s.piles, MATTO_CARD, trick.winner, owner)
         return evolve(s, piles=piles, matto_due=owner, matto_taker=trick.winner)
+
+    def trick_watch(self, s: BologneseState) -> TrickWatch:
+        """`after_trick` acts on a trick holding the Matto."""
+        return _MATTO_WATCH
 
     def finish_play(self, state: BologneseState) -> BologneseState:
         return self.end_of_play(super().finish_play(state))

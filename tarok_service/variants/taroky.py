@@ -17,7 +17,7 @@ from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.phases import PhaseRule, PhaseTable
 from ..engine.state import Trick, evolve, replace_at
-from ..engine.trickplay import TrickPlay, start_tricks
+from ..engine.trickplay import EVERY_TRICK, QUIET, TrickPlay, TrickWatch, start_tricks
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, View
 from . import taroky_data as d
@@ -237,6 +237,10 @@ class Taroky(AnnouncementRound[TarokyState], TrickPlay[TarokyState], Variant[Tar
         gift = s.talon[0]
         piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
         return evolve(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, (trick.winner, gift)))
+
+    def trick_watch(self, s: TarokyState) -> TrickWatch:
+        """`after_trick` acts on every trick of varšava while the talon lasts, else on none."""
+        return EVERY_TRICK if s.contract == d.VARSAVA and s.talon else QUIET
 
     # --- results, views, labels ----------------------------------------------------------
 

@@ -17,7 +17,7 @@ from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.phases import PhaseRule, PhaseTable
 from ..engine.state import Trick, evolve
-from ..engine.trickplay import TrickPlay
+from ..engine.trickplay import QUIET, TrickPlay, TrickWatch
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import View
 from . import zwanzigerrufen_auction as auction
@@ -29,6 +29,7 @@ from .zwanzigerrufen_view import build_view
 
 _DECK = tarock40()
 MOND_CARD, SKIS_CARD = Card(TAROK, MOND), Card(TAROK, SKIS)
+_MOND_WATCH = TrickWatch(cards=(MOND_CARD,))
 PLAIN_RULES = t.TrickRules()
 COLOUR_SOLO_RULES = t.TrickRules(trumps_win=False, emperor=False, suits_before_trump_lead=True)
 
@@ -128,6 +129,10 @@ class Zwanzigerrufen(TrickPlay[ZwanzigerState], Variant[ZwanzigerState]):
             owner = next(seat for seat, card in trick.plays if card == MOND_CARD)
             return evolve(s, mond_caught=owner)
         return s
+
+    def trick_watch(self, s: ZwanzigerState) -> TrickWatch:
+        """`after_trick` acts on a trick holding the mond (never in a colour solo)."""
+        return QUIET if s.game == d.COLOUR_SOLO else _MOND_WATCH
 
     # --- results, checks, views, labels -------------------------------------------------
 
