@@ -190,17 +190,16 @@ class TrickPlay(Generic[S]):
                 hands = _by_id(state.hands)
             every, watched, winners = _watch(self, state, deck)
             plays, cards, seat, hot = [], [], state.turn, every
-        if piles is not None or plays:  # cards played since `work` was last brought up to date
-            if work is None:
-                work = evolve(state)
-            if piles is not None:
-                _set(work, "piles", tuple([tuple(p) for p in piles]))
-                _set(work, "tricks", tuple(tricks))
-            _set(work, "hands", tuple([tuple(h.values()) for h in hands]))
-            _set(work, "trick", tuple(plays))
-            _set(work, "turn", seat)
-        assert work is not None  # at least one move was applied
-        return work, i
+        if piles is None and not plays:  # stopped after a trick the hooks saw: `work` is it
+            assert work is not None  # at least one move was applied
+            return work, i
+        after = tuple([tuple(h.values()) for h in hands])
+        if piles is None:
+            return evolve(state, hands=after, trick=tuple(plays), turn=seat), i
+        done = tuple([tuple(p) for p in piles])
+        return evolve(
+            state, hands=after, piles=done, tricks=tuple(tricks), trick=tuple(plays), turn=seat
+        ), i
 
     def complete_in_place(
         self,

@@ -495,6 +495,20 @@ class SlovenianFamily(
         """`after_trick` acts on every trick of klop while the talon lasts, on a trick with a
         called card from the talon (zaruf) or with a mond (mondfang); `hand_over` on a trick
         the declarer wins in beggar, or loses in valat."""
+        kings = s.talon_kings if s.talon and not s.talon_won else ()
+        key = (id(s.rules), s.contract, s.declarer, bool(s.talon), kings)  # all it reads
+        memo: dict[tuple[Any, ...], tuple[Rules, TrickWatch]]
+        memo = self.__dict__.setdefault("_watches", {})
+        found = memo.get(key)
+        if found is not None and found[0] is s.rules:
+            return found[1]
+        if len(memo) >= 256:
+            memo.clear()
+        watch = self._trick_watch(s)
+        memo[key] = (s.rules, watch)
+        return watch
+
+    def _trick_watch(self, s: SlovenianState) -> TrickWatch:
         c = self.contract_table[s.contract]
         cid = c.id
         if cid == "klop" and s.talon:
