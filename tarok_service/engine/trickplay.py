@@ -291,8 +291,8 @@ def _watch(
     watch = variant.trick_watch(state) if trusted else EVERY_TRICK
     compiled = watch._compiled
     if compiled is None or compiled[0] is not deck:
-        cards, index = deck.cards, deck.index
-        compiled = watch._compiled = (deck, {id(c): c for c in (cards[index[c]] for c in watch.cards)})
+        cards = [deck.cards[deck.index[c]] for c in watch.cards]  # the deck's own objects
+        compiled = watch._compiled = (deck, {id(c): c for c in cards})
     return watch.every, compiled[1], watch.winners
 
 
@@ -314,8 +314,8 @@ def _new_trick(plays: tuple[tuple[int, Card], ...], won: int) -> Trick:
 
 
 _make = object.__new__
-_set_plays = Trick.plays.__set__  # type: ignore[attr-defined]  # the slots' own setters
-_set_winner = Trick.winner.__set__  # type: ignore[attr-defined]
+_set_plays = Trick.__dict__["plays"].__set__  # the slots' own setters
+_set_winner = Trick.__dict__["winner"].__set__
 
 
 def _by_id(hands: Sequence[tuple[Card, ...]]) -> list[dict[int, Card]]:
