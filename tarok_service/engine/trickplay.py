@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any, Generic, TypeVar
 
 from . import tricks as t
@@ -144,7 +145,7 @@ class TrickPlay(Generic[S]):
         hands = _by_id(state.hands)
         plays = list(state.trick)
         cards = [c for _, c in plays]
-        following = tuple([(k + 1) % players for k in range(players)])  # the seat after each
+        orders = _orders(players)  # by leader: the seats of a trick in playing order
         seat, i, total = state.turn, start, len(moves)
         assert seat is not None
         every, watched, winners = _watch(self, state, deck)
@@ -152,19 +153,22 @@ class TrickPlay(Generic[S]):
         work: S | None = None  # the private copy, once a trick is complete
         piles: list[list[Card]] | None = None  # quiet tricks not yet in `work`, if any
         tricks: list[Trick] = []
+        lead = plays[0][0] if plays else seat
         while i < total:
-            card = by_code[moves[i].value]
-            key = id(card)
-            if hands[seat].pop(key, None) is None:  # an equal card, not the deck's own
-                hands[seat] = _by_id([without(tuple(hands[seat].values()), card)])[0]
-            if key in watched:
-                hot = True
-            plays.append((seat, card))
-            cards.append(card)
-            i += 1
-            if len(plays) < players:
-                seat = following[seat]
-                continue
+            for seat in orders[lead][len(plays) :]:  # the seats yet to play to the trick
+                if i == total:
+                    break
+                card = by_code[moves[i].value]
+                key = id(card)
+                if hands[seat].pop(key, None) is None:  # an equal card, not the deck's own
+                    hands[seat] = _by_id([without(tuple(hands[seat].values()), card)])[0]
+                if key in watched:
+                    hot = True
+                plays.append((seat, card))
+                cards.append(card)
+                i += 1
+            if len(plays) < players:  # the moves stop inside the trick
+                break
             won = plays[winning_index(cards, rules)][0]
             if not (hot or won in winners) and any(hands):  # a quiet trick
                 if piles is None:
@@ -174,7 +178,7 @@ class TrickPlay(Generic[S]):
                 _set_plays(trick, tuple(plays))
                 _set_winner(trick, won)
                 tricks.append(trick)
-                plays, cards, seat = [], [], won
+                plays, cards, lead = [], [], won
                 continue
             if work is None:
                 work = evolve(state)
@@ -189,11 +193,12 @@ class TrickPlay(Generic[S]):
             if state.hands is not after:  # a hook changed the hands
                 hands = _by_id(state.hands)
             every, watched, winners = _watch(self, state, deck)
-            plays, cards, seat, hot = [], [], state.turn, every
+            plays, cards, lead, hot = [], [], state.turn, every
         if piles is None and not plays:  # stopped after a trick the hooks saw: `work` is it
             assert work is not None  # at least one move was applied
             return work, i
         after = tuple([tuple(h.values()) for h in hands])
+        seat = (plays[-1][0] + 1) % players if plays else lead
         if piles is None:
             return evolve(state, hands=after, trick=tuple(plays), turn=seat), i
         done = tuple([tuple(p) for p in piles])
@@ -275,6 +280,13 @@ EVERY_TRICK = TrickWatch(every=True)
 QUIET = TrickWatch()
 
 _DEFAULT_RULES = t.TrickRules()
+
+
+@cache
+def _orders(players: int) -> tuple[tuple[int, ...], ...]:
+    """For each leader, the seats of a trick in playing order."""
+    return tuple(tuple((lead + k) % players for k in range(players)) for lead in range(players))
+
 _WATCH_OWNERS: dict[type, bool] = {}
 
 
