@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from typing import Any, Generic, TypeVar
 
@@ -11,6 +11,7 @@ from .cards import Card, Deck
 from .moves import Move
 from .phases import PhaseRule
 from .state import SCORED, TRICKS, HandState, Trick, evolve, replace_at, without
+from .trickwatch import EVERY_TRICK, QUIET, TrickWatch, compiled_watch
 
 S = TypeVar("S", bound=HandState)
 
@@ -148,7 +149,7 @@ class TrickPlay(Generic[S]):
         orders = _orders(players)  # by leader: the seats of a trick in playing order
         seat, i, total = state.turn, start, len(moves)
         assert seat is not None
-        every, watched, winners = _watch(self, state, deck)
+        every, watched, winners = compiled_watch(self, state, deck)
         hot = every or any(c in watched.values() for _, c in plays)
         work: S | None = None  # the private copy, once a trick is complete
         piles: list[list[Card]] | None = None  # quiet tricks not yet in `work`, if any
@@ -192,7 +193,7 @@ class TrickPlay(Generic[S]):
                 return state, i
             if state.hands is not after:  # a hook changed the hands
                 hands = _by_id(state.hands)
-            every, watched, winners = _watch(self, state, deck)
+            every, watched, winners = compiled_watch(self, state, deck)
             plays, cards, lead, hot = [], [], state.turn, every
         if piles is None and not plays:  # stopped after a trick the hooks saw: `work` is it
             assert work is not None  # at least one move was applied
@@ -257,28 +258,6 @@ class TrickPlay(Generic[S]):
         return EVERY_TRICK
 
 
-class TrickWatch:
-    """What a rule set's trick hooks may act on, from some state between two tricks on: a
-    trick is *quiet* when play does not end with it (a card is left in some hand), `every`
-    is False, none of its cards is one of `cards` and its winner is not one of `winners`.
-    After a quiet trick `after_trick` must give back the very state it was given and
-    `hand_over` must be False: the fast paths skip both hooks there (and build no state for
-    the trick). The watch is asked again after every trick that is not quiet."""
-
-    __slots__ = ("_compiled", "cards", "every", "winners")
-
-    def __init__(
-        self, every: bool = False, cards: Iterable[Card] = (), winners: Iterable[int] = ()
-    ) -> None:
-        self.every = every
-        self.cards = tuple(cards)
-        self.winners = frozenset(winners)
-        self._compiled: tuple[Deck, dict[int, Card]] | None = None  # see `_watch`
-
-
-EVERY_TRICK = TrickWatch(every=True)
-QUIET = TrickWatch()
-
 _DEFAULT_RULES = t.TrickRules()
 
 
@@ -287,33 +266,7 @@ def _orders(players: int) -> tuple[tuple[int, ...], ...]:
     """For each leader, the seats of a trick in playing order."""
     return tuple(tuple((lead + k) % players for k in range(players)) for lead in range(players))
 
-_WATCH_OWNERS: dict[type, bool] = {}
 
-
-def _watch(
-    variant: TrickPlay[Any], state: Any, deck: Deck
-) -> tuple[bool, dict[int, Card], frozenset[int]]:
-    """The rule set's watch from `state` as (every, the watched cards by identity - the deck's
-    own objects -, winners). Every trick is watched when a subclass overrides `after_trick`
-    or `hand_over` below the class that defines `trick_watch` (its watch may not know them)."""
-    own = type(variant)
-    trusted = _WATCH_OWNERS.get(own)
-    if trusted is None:
-        trusted = _WATCH_OWNERS[own] = _watch_knows_hooks(own)
-    watch = variant.trick_watch(state) if trusted else EVERY_TRICK
-    compiled = watch._compiled
-    if compiled is None or compiled[0] is not deck:
-        cards = [deck.cards[deck.index[c]] for c in watch.cards]  # the deck's own objects
-        compiled = watch._compiled = (deck, {id(c): c for c in cards})
-    return watch.every, compiled[1], watch.winners
-
-
-def _watch_knows_hooks(own: type) -> bool:
-    def owner(name: str) -> type:
-        return next(k for k in own.__mro__ if name in k.__dict__)
-
-    watcher = owner("trick_watch")
-    return issubclass(watcher, owner("after_trick")) and issubclass(watcher, owner("hand_over"))
 _set = object.__setattr__  # changes a field of replay's private state copy in place
 
 

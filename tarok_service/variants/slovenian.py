@@ -21,7 +21,8 @@ from ..engine.phases import PhaseRule, PhaseTable
 from ..engine.radelci import close as radelci_close
 from ..engine.radelci import settle as radelci_settle
 from ..engine.state import Trick, evolve, replace_at
-from ..engine.trickplay import EVERY_TRICK, TrickPlay, TrickWatch, start_tricks
+from ..engine.trickplay import TrickPlay, start_tricks
+from ..engine.trickwatch import EVERY_TRICK, TrickWatch
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, View, shared_fact
 from . import slovenian_data as d

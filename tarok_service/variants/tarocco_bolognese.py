@@ -36,7 +36,8 @@ from ..engine.options import OptionSpec, Rules
 from ..engine.outcome import HandResult
 from ..engine.phases import PhaseRule, PhaseTable
 from ..engine.state import SCORED, TRICKS, HandState, Trick, evolve, replace_at, without
-from ..engine.trickplay import PLAY, TrickPlay, TrickWatch, start_tricks
+from ..engine.trickplay import PLAY, TrickPlay, start_tricks
+from ..engine.trickwatch import TrickWatch
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, PublicCards, View, seat_view
 from . import bolognese_scoring as scoring

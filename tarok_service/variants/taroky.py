@@ -17,7 +17,8 @@ from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.phases import PhaseRule, PhaseTable
 from ..engine.state import Trick, evolve, replace_at
-from ..engine.trickplay import EVERY_TRICK, QUIET, TrickPlay, TrickWatch, start_tricks
+from ..engine.trickplay import TrickPlay, start_tricks
+from ..engine.trickwatch import EVERY_TRICK, QUIET, TrickWatch
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, View
 from . import taroky_data as d

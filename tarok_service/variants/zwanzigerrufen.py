@@ -17,7 +17,8 @@ from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.phases import PhaseRule, PhaseTable
 from ..engine.state import Trick, evolve
-from ..engine.trickplay import QUIET, TrickPlay, TrickWatch
+from ..engine.trickplay import TrickPlay
+from ..engine.trickwatch import QUIET, TrickWatch
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import View
 from . import zwanzigerrufen_auction as auction

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from tarok_service.engine.state import TRICKS, HandState, Trick
-from tarok_service.engine.trickplay import EVERY_TRICK, QUIET, TrickPlay, _watch_knows_hooks
+from tarok_service.engine.trickplay import TrickPlay
+from tarok_service.engine.trickwatch import EVERY_TRICK, QUIET, watch_knows_hooks
 from tarok_service.variants.registry import find_variant
 from tarok_service.variants.slovenian import Slovenian, SlovenianState
 from tests.engine.test_fast_paths import CONFIGS, playouts
@@ -67,8 +68,8 @@ class _HouseRule(Slovenian):
 
 
 def test_a_watch_is_trusted_only_by_the_classes_that_know_the_hooks() -> None:
-    assert _watch_knows_hooks(Slovenian)
-    assert not _watch_knows_hooks(_HouseRule)  # every trick goes through its hooks
+    assert watch_knows_hooks(Slovenian)
+    assert not watch_knows_hooks(_HouseRule)  # every trick goes through its hooks
 
 
 def test_a_rule_set_without_trick_hooks_watches_no_trick() -> None:
