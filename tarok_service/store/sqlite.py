@@ -96,6 +96,12 @@ _INSERT = (
     "INSERT INTO events (table_id, seq, type, payload, request_id, created_at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
 )
+_CHECKED_INSERT = (  # one row, only if the version is as expected and the request id is new
+    "INSERT INTO events (table_id, seq, type, payload, request_id, created_at)"
+    " SELECT ?, ?, ?, ?, ?, ?"
+    " WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?) = ?"
+    " AND NOT EXISTS (SELECT 1 FROM events WHERE table_id = ? AND request_id = ?)"
+)
 _READ = (
     "SELECT table_id, seq, type, payload, request_id, created_at FROM events"
     " WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?"
@@ -364,10 +370,14 @@ class SqliteEventStore:
         if not single:
             conn.execute("SAVEPOINT one_append")
         try:
-            self._check_free(item.table_id, item.expected, item.request_id)
-            if single:
-                conn.execute(_INSERT, item.rows[0])
+            if single:  # check and insert in one statement (one GIL hand-off on the worker)
+                table_id, request_id = item.table_id, item.request_id
+                checks = (table_id, item.expected, table_id, request_id)
+                if conn.execute(_CHECKED_INSERT, item.rows[0] + checks).rowcount != 1:
+                    self._check_free(table_id, item.expected, request_id)  # raises
+                    raise VersionConflict(item.expected, self._version_sync(table_id))
             else:
+                self._check_free(item.table_id, item.expected, item.request_id)
                 conn.executemany(_INSERT, item.rows)
             item.outcome = item.expected + len(item.rows)
         except (DuplicateRequest, VersionConflict, sqlite3.IntegrityError) as exc:
