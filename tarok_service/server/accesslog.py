@@ -3,7 +3,9 @@
 Every call still gets its line (errors and slow calls included; nothing is sampled). The
 interceptor only puts the line's fields on a queue, which costs about a microsecond; a
 daemon thread renders them through the configured structlog chain (card scrubbing
-included) and writes them in bursts about every 10 ms. When the queue is full the caller
+included) and writes them in bursts about every 10 ms - with one write per burst when lines
+go to a stream (structlog's PrintLogger / WriteLogger): a write per line would hand the GIL
+back and forth with the event loop once per call. When the queue is full the caller
 writes its line itself (back-pressure instead of loss). `flush()` waits until every queued
 line is written: server shutdown and process exit call it.
 """
@@ -68,13 +70,48 @@ class AccessLog:
             items = [queue_.get()]
             while not queue_.empty():
                 items.append(queue_.get_nowait())
+            lines: list[Line] = []
             for item in items:
                 if isinstance(item, threading.Event):
+                    _write(lines)  # everything queued before the flush request first
+                    lines = []
                     item.set()
-                    continue
-                with contextlib.suppress(Exception):  # a broken sink must not stop the writer
-                    _emit(*item)
+                else:
+                    lines.append(item)
+            _write(lines)
             time.sleep(PAUSE)
+
+
+def _write(lines: list[Line]) -> None:
+    """Render `lines` through the configured chain and write them: in one call to a stream
+    logger (the same bytes as one call per line), else line by line."""
+    if not lines:
+        return
+    try:
+        config = structlog.get_config()
+        sink = config["logger_factory"]()
+    except Exception:
+        sink = None
+    if not isinstance(sink, structlog.PrintLogger | structlog.WriteLogger):
+        for line in lines:
+            with contextlib.suppress(Exception):  # a broken sink must not stop the writer
+                _emit(*line)
+        return
+    render = structlog.wrap_logger(
+        structlog.ReturnLogger(),
+        processors=config["processors"],
+        wrapper_class=config["wrapper_class"],
+        context_class=config["context_class"],
+    )
+    texts = []
+    for error, fields in lines:
+        with contextlib.suppress(Exception):
+            text = render.error("rpc", **fields) if error else render.info("rpc", **fields)
+            if text is not None:  # None: filtered out by level, or dropped by a processor
+                texts.append(str(text))
+    if texts:
+        with contextlib.suppress(Exception):
+            sink.msg("\n".join(texts))
 
 
 def _emit(error: bool, fields: dict[str, Any]) -> None:

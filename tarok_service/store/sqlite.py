@@ -96,6 +96,12 @@ _INSERT = (
     "INSERT INTO events (table_id, seq, type, payload, request_id, created_at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
 )
+_CHECKED_INSERT = (  # one row, only if the version is as expected and the request id is new
+    "INSERT INTO events (table_id, seq, type, payload, request_id, created_at)"
+    " SELECT ?, ?, ?, ?, ?, ?"
+    " WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?) = ?"
+    " AND NOT EXISTS (SELECT 1 FROM events WHERE table_id = ? AND request_id = ?)"
+)
 _READ = (
     "SELECT table_id, seq, type, payload, request_id, created_at FROM events"
     " WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?"
@@ -136,6 +142,9 @@ class SqliteEventStore:
         self._conn_lock = threading.Lock()  # the connection has one user at a time
         self._commits = 0  # since the last checkpoint
         self._appending = 0  # appends awaiting their outcome
+        # The loop's commits never wait for another process's write lock (busy timeout 0);
+        # the worker restores the busy timeout before its own work, only when needed.
+        self._impatient = False
 
     @property
     def path(self) -> str:
@@ -329,6 +338,7 @@ class SqliteEventStore:
                 for item in batch:
                     item.outcome = exc
             else:
+                self._patient(conn)
                 self._commit_batch(conn, batch, begun=False)
         loop.call_soon_threadsafe(_deliver, batch)
         if self._checkpoints and self._commits >= CHECKPOINT_EVERY:  # after the answers
@@ -337,7 +347,17 @@ class SqliteEventStore:
 
     def _commit_batch(self, conn: sqlite3.Connection, batch: list[Pending], begun: bool) -> None:
         """Write `batch` in one transaction (`begun`: BEGIN IMMEDIATE was already run);
-        each item's outcome is its new version or its error."""
+        each item's outcome is its new version or its error. A lone one-row append (the
+        usual move) is one statement, which SQLite commits (and syncs, in "full" mode) as
+        its own transaction: no BEGIN / COMMIT round trips, each a GIL hand-off here."""
+        if not begun and _lone_row(batch):
+            try:
+                self._append_one(batch[0])
+            except BaseException as exc:  # nothing was written
+                batch[0].outcome = exc
+            if isinstance(batch[0].outcome, int):
+                self._commits += 1
+            return
 
         def write_all() -> None:
             for item in batch:
@@ -364,10 +384,14 @@ class SqliteEventStore:
         if not single:
             conn.execute("SAVEPOINT one_append")
         try:
-            self._check_free(item.table_id, item.expected, item.request_id)
-            if single:
-                conn.execute(_INSERT, item.rows[0])
+            if single:  # check and insert in one statement (one GIL hand-off on the worker)
+                table_id, request_id = item.table_id, item.request_id
+                checks = (table_id, item.expected, table_id, request_id)
+                if conn.execute(_CHECKED_INSERT, item.rows[0] + checks).rowcount != 1:
+                    self._check_free(table_id, item.expected, request_id)  # raises
+                    raise VersionConflict(item.expected, self._version_sync(table_id))
             else:
+                self._check_free(item.table_id, item.expected, item.request_id)
                 conn.executemany(_INSERT, item.rows)
             item.outcome = item.expected + len(item.rows)
         except (DuplicateRequest, VersionConflict, sqlite3.IntegrityError) as exc:
@@ -414,7 +438,21 @@ class SqliteEventStore:
 
     def _locked(self, fn: Callable[[], T]) -> T:
         with self._conn_lock:
+            if self._conn is not None:
+                self._patient(self._conn)
             return fn()
+
+    def _patient(self, conn: sqlite3.Connection) -> None:
+        """Give the connection its busy timeout back if a loop commit took it away."""
+        if self._impatient:
+            conn.execute(f"PRAGMA busy_timeout={int(self._busy_timeout * 1000)}")
+            self._impatient = False
+
+    def _hasty(self, conn: sqlite3.Connection) -> None:
+        """Busy timeout 0: the loop must never wait for another process's write lock."""
+        if not self._impatient:
+            conn.execute("PRAGMA busy_timeout=0")
+            self._impatient = True
 
     def _flush_on_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         """Commit the pending append here on the loop when it is the only one in progress,
@@ -433,13 +471,10 @@ class SqliteEventStore:
             self._hand_to_worker(executor, loop)
             return
         try:
-            began = self._begin_now(conn)
-            if began:
-                batch = self._take_batch()
-                self._commit_batch(conn, batch, begun=True)
+            batch = self._commit_on_loop(conn)
         finally:
             self._conn_lock.release()
-        if not began:
+        if batch is None:
             self._hand_to_worker(executor, loop)
             return
         _deliver(batch)
@@ -447,15 +482,37 @@ class SqliteEventStore:
             self._commits = 0
             executor.submit(self._locked, self._checkpoint)
 
-    def _begin_now(self, conn: sqlite3.Connection) -> bool:
-        """BEGIN IMMEDIATE without waiting for another writer; False if that did not work
-        (the worker then tries, waiting up to the busy timeout, and reports any error)."""
+    def _commit_on_loop(self, conn: sqlite3.Connection) -> list[Pending] | None:
+        """Commit the pending appends without waiting for another writer and return them;
+        None if that did not work and nothing was written (the worker then tries, waiting
+        up to the busy timeout, and reports any error)."""
         try:
-            conn.execute("PRAGMA busy_timeout=0")
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            finally:
-                conn.execute(f"PRAGMA busy_timeout={int(self._busy_timeout * 1000)}")
+            self._hasty(conn)
+        except sqlite3.Error:
+            return None
+        if not _lone_row(self._pending):
+            if not self._begin_now(conn):
+                return None
+            batch = self._take_batch()
+            self._commit_batch(conn, batch, begun=True)
+            return batch
+        batch = self._take_batch()
+        try:
+            self._append_one(batch[0])  # a statement of its own: committed by itself
+        except sqlite3.Error:  # e.g. another process holds the write lock: not written
+            with self._pending_lock:
+                self._pending[:0] = batch
+                self._flush_scheduled = True
+            return None
+        if isinstance(batch[0].outcome, int):
+            self._commits += 1
+        return batch
+
+    def _begin_now(self, conn: sqlite3.Connection) -> bool:
+        """BEGIN IMMEDIATE without waiting for another writer (busy timeout 0); False if
+        that did not work."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error:
             if conn.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
@@ -502,6 +559,11 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[[], T], begun: bool
             conn.execute("ROLLBACK")
         raise
     return result
+
+
+def _lone_row(batch: list[Pending]) -> bool:
+    """Whether `batch` is one append of one row."""
+    return len(batch) == 1 and len(batch[0].rows) == 1
 
 
 def _loop_idle(loop: asyncio.AbstractEventLoop) -> bool:

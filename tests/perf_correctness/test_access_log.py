@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import logging
+
+import structlog
 
 from tarok_service.server.accesslog import AccessLog
 from tarok_service.server.logconf import CARD_MASK
@@ -42,3 +45,63 @@ def test_lines_are_still_scrubbed(captured: io.StringIO) -> None:
 
 def test_flush_without_lines_returns_at_once() -> None:
     assert AccessLog().flush(1)
+
+
+class _CountingStream(io.StringIO):
+    """A stream that counts its flushes (PrintLogger flushes once per call)."""
+
+    flushes = 0
+
+    def flush(self) -> None:
+        self.flushes += 1
+        super().flush()
+
+
+def _render(lines: list[tuple[bool, dict[str, object]]], batched: bool) -> _CountingStream:
+    from tarok_service.server import accesslog
+    from tarok_service.server.logconf import configure_logging
+
+    saved = structlog.get_config()
+    stream = _CountingStream()
+    configure_logging("json", stream=stream)
+    try:
+        if batched:
+            accesslog._write([(e, dict(f)) for e, f in lines])
+        else:
+            for error, fields in lines:
+                accesslog._emit(error, dict(fields))
+    finally:
+        structlog.configure(**saved)
+    return stream
+
+
+def test_a_burst_is_one_write_with_the_same_lines() -> None:
+    lines: list[tuple[bool, dict[str, object]]] = [
+        (i % 7 == 0, {"request_id": f"r{i}", "code": "OK", "ms": 0.1, "error": "card T21"})
+        for i in range(50)
+    ]
+    one_by_one, batched = _render(lines, False), _render(lines, True)
+    assert batched.flushes == 1 and one_by_one.flushes == 50
+
+    def without_time(stream: io.StringIO) -> list[dict[str, object]]:
+        out = _lines(stream)
+        for line in out:
+            line.pop("timestamp")
+        return out
+
+    assert without_time(batched) == without_time(one_by_one)
+    assert len(batched.getvalue().splitlines()) == 50 and batched.getvalue().endswith("\n")
+
+
+def test_a_burst_keeps_the_level_filter() -> None:
+    from tarok_service.server import accesslog
+    from tarok_service.server.logconf import configure_logging
+
+    saved = structlog.get_config()
+    stream = io.StringIO()
+    configure_logging("json", level=logging.ERROR, stream=stream)
+    try:
+        accesslog._write([(False, {"request_id": "a"}), (True, {"request_id": "b"})])
+    finally:
+        structlog.configure(**saved)
+    assert [x["request_id"] for x in _lines(stream)] == ["b"]

@@ -62,3 +62,56 @@ def test_cli_option() -> None:
     assert args.sqlite_sync == "normal"
     with pytest.raises(SystemExit):
         _parser().parse_args(["serve", "--sqlite-sync", "off"])
+
+
+@pytest.mark.parametrize("mode", ["full", "normal"])
+def test_a_lone_append_is_committed_when_answered(tmp_path: Path, mode: str) -> None:
+    """A one-row append is a statement of its own (no BEGIN / COMMIT around it): when it is
+    answered no transaction is left open and another connection sees the row; a duplicate
+    request and a stale version still get their errors."""
+    from tarok_service.store import DuplicateRequest, VersionConflict
+
+    path = tmp_path / "lone.db"
+
+    async def body() -> None:
+        store = SqliteEventStore(str(path), synchronous=mode)
+        await store.open()
+        try:
+            assert await store.append("t", 0, [NewEvent("E", b"x", "r1")], NOW) == 1
+            assert not await store._run(lambda: store._db().in_transaction)
+            with sqlite3.connect(path) as other:
+                assert other.execute("SELECT seq, request_id FROM events").fetchall() == [
+                    (1, "r1")
+                ]
+            with pytest.raises(DuplicateRequest) as dup:
+                await store.append("t", 1, [NewEvent("E", b"y", "r1")], NOW)
+            assert dup.value.seq == 1
+            with pytest.raises(VersionConflict) as stale:
+                await store.append("t", 0, [NewEvent("E", b"z", "r2")], NOW)
+            assert (stale.value.expected, stale.value.actual) == (0, 1)
+            assert [e.seq for e in await store.read("t")] == [1]
+        finally:
+            await store.close()
+
+    asyncio.run(body())
+
+
+def test_the_worker_gets_its_busy_timeout_back(tmp_path: Path) -> None:
+    """In "normal" mode a commit on the event loop sets the busy timeout to 0 (the loop never
+    waits for another process's write lock); the worker thread waits again before its work."""
+    store = SqliteEventStore(str(tmp_path / "busy.db"), synchronous="normal", busy_timeout=3.0)
+
+    async def body() -> None:
+        await store.open()
+        try:
+            assert await store.append("t", 0, [NewEvent("E", b"x")], NOW) == 1
+            conn = store._db()
+            assert int(conn.execute("PRAGMA busy_timeout").fetchone()[0]) == 0  # loop commit
+            on_worker = await store._run(
+                lambda: int(store._db().execute("PRAGMA busy_timeout").fetchone()[0])
+            )
+            assert on_worker == 3000
+        finally:
+            await store.close()
+
+    asyncio.run(body())
