@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 import logging
+import re
+import time
 
+import pytest
 import structlog
 
 from tarok_service.server.accesslog import AccessLog
@@ -105,3 +109,105 @@ def test_a_burst_keeps_the_level_filter() -> None:
     finally:
         structlog.configure(**saved)
     assert [x["request_id"] for x in _lines(stream)] == ["b"]
+
+
+def _chain_text(error: bool, fields: dict[str, object]) -> str:
+    """The line as structlog's configured chain renders it (the pure path)."""
+    config = structlog.get_config()
+    chain = structlog.wrap_logger(
+        structlog.ReturnLogger(),
+        processors=config["processors"],
+        wrapper_class=config["wrapper_class"],
+        context_class=config["context_class"],
+    )
+    text = chain.error("rpc", **fields) if error else chain.info("rpc", **fields)
+    return str(text)
+
+
+def _untimed(text: str) -> str:
+    return re.sub(r'"timestamp": "[^"]*"', '"timestamp": ""', text)
+
+
+class _Opaque:
+    def __repr__(self) -> str:
+        return "<opaque T21>"
+
+
+ACCESS_FIELDS: list[dict[str, object]] = [
+    {"request_id": "r1", "table": None, "seat": None, "variant": None,
+     "method": "/tarok.v1.TarokService/Ping", "code": "OK", "ms": 0.12},
+    {"request_id": "r2", "table": "t-\u00e9\"\\", "seat": 3, "variant": "slovenian",
+     "method": "/tarok.v1.TarokService/SubmitMove", "move_kind": "play",
+     "code": "FAILED_PRECONDITION", "ms": 12.0, "reason": "NOT_YOUR_TURN"},
+    {"request_id": "r3", "error": "bad card T21", "ms": 1e-05, "n": 10**20, "ok": True,
+     "odd": ("a", 1), "obj": _Opaque()},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("error", [False, True])
+@pytest.mark.parametrize("fields", ACCESS_FIELDS)
+def test_the_fast_renderer_writes_the_chains_text(
+    captured: io.StringIO, fields: dict[str, object], error: bool
+) -> None:
+    from tarok_service.server.logconf import access_renderer
+
+    fast = access_renderer()
+    assert fast is not None
+    text = fast(error, dict(fields))
+    assert text is not None and _untimed(text) == _untimed(_chain_text(error, dict(fields)))
+    assert list(json.loads(text)) == [*fields, "event", "level", "timestamp"]
+
+
+def test_the_fast_renderer_keeps_the_level_filter() -> None:
+    from tarok_service.server.logconf import access_renderer, configure_logging
+
+    saved = structlog.get_config()
+    configure_logging("json", level=logging.ERROR, stream=io.StringIO())
+    try:
+        fast = access_renderer()
+        assert fast is not None
+        assert fast(False, {"request_id": "a"}) is None
+        assert fast(True, {"request_id": "b"}) is not None
+    finally:
+        structlog.configure(**saved)
+
+
+def test_the_fast_renderer_is_only_for_our_json_chain(captured: io.StringIO) -> None:
+    from tarok_service.server.logconf import access_renderer, configure_logging
+
+    saved = structlog.get_config()
+    try:
+        configure_logging("console", stream=io.StringIO())
+        assert access_renderer() is None
+        configure_logging("json", stream=io.StringIO())
+        structlog.configure(processors=[structlog.processors.JSONRenderer()])
+        assert access_renderer() is None  # reconfigured elsewhere: the chain renders
+    finally:
+        structlog.configure(**saved)
+
+
+@pytest.mark.parametrize("nanos", [0, 1_000, 999_999_999, 123_456_789])
+def test_timestamps_read_as_structlogs_iso_utc(
+    monkeypatch: pytest.MonkeyPatch, nanos: int
+) -> None:
+    from tarok_service.server import logconf
+
+    now = 1_796_000_000 * 1_000_000_000 + nanos
+    monkeypatch.setattr(time, "time_ns", lambda: now)
+    monkeypatch.setattr(logconf, "_second", (-1, ""))
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+    expected = epoch + datetime.timedelta(microseconds=now // 1000)
+    want = expected.isoformat().replace("+00:00", "Z")
+    for _ in range(2):  # the second's text computed, then reused
+        assert logconf.add_timestamp(None, "info", {})["timestamp"] == want
+
+
+def test_the_stamper_matches_structlogs_format() -> None:
+    from tarok_service.server.logconf import add_timestamp
+
+    ours = str(add_timestamp(None, "info", {})["timestamp"])
+    stamper = structlog.processors.TimeStamper(fmt="iso", utc=True)
+    theirs = str(stamper(None, "info", {})["timestamp"])
+    pattern = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z"
+    assert re.fullmatch(pattern, ours) and re.fullmatch(pattern, theirs)
+    assert ours[:16] <= theirs[:16]  # same minute, or a later one for structlog
