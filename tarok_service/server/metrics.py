@@ -28,6 +28,7 @@ from prometheus_client import (
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
 from ..store import EventStore, NewEvent, StoredEvent, VersionConflict
+from .rpcmetrics import Family, PlainCollector
 
 # No `*_created` series: they only clutter the exposition and the dashboards.
 disable_created_metrics()  # type: ignore[no-untyped-call]
@@ -71,22 +72,25 @@ class Metrics:
         if process:
             ProcessCollector(registry=reg)
             PlatformCollector(registry=reg)
-        # RPC metrics (filled by the interceptor).
-        self.rpc_requests = Counter(
+        # RPC metrics (filled by the interceptor, on the event loop): plain numbers.
+        self.rpc_requests = Family(
             "tarok_rpc_requests", "RPCs handled, by method and status code",
-            ["method", "code"], registry=reg,
+            ["method", "code"], "counter",
         )  # fmt: skip
-        self.rpc_duration = Histogram(
+        self.rpc_duration = Family(
             "tarok_rpc_duration_seconds", "RPC handling time (streams: until they end)",
-            ["method"], buckets=LATENCY_BUCKETS, registry=reg,
+            ["method"], "histogram", LATENCY_BUCKETS,
         )  # fmt: skip
-        self.rpc_in_flight = Gauge(
-            "tarok_rpc_in_flight", "RPCs being handled now", ["method"], registry=reg
+        self.rpc_in_flight = Family(
+            "tarok_rpc_in_flight", "RPCs being handled now", ["method"], "gauge"
         )
-        self.stream_messages = Counter(
+        self.stream_messages = Family(
             "tarok_rpc_stream_messages_sent", "Messages sent on server streams",
-            ["method"], registry=reg,
+            ["method"], "counter",
         )  # fmt: skip
+        PlainCollector(
+            reg, self.rpc_requests, self.rpc_duration, self.rpc_in_flight, self.stream_messages
+        )
         # Domain metrics.
         self.tables_created = Counter(
             "tarok_tables_created", "Tables created", ["variant"], registry=reg
