@@ -309,6 +309,7 @@ async def _live(
     if the feed is already further on, the stream sends the events in between itself first.
     A stream that falls too far behind the feed catches up from the store and attaches again.
     """
+    pacer = feeds.pacer
     while table.status != FINISHED and not ctx.stopping:
         watcher = Watcher(seat, with_views, table.version, words)
         ahead = feeds.attach(table, watcher)
@@ -321,23 +322,28 @@ async def _live(
                 if with_views and follower.table is not None:
                     view = table_view(follower.table, seat, words, ctx.clock())
                     yield svc.WatchTableResponse(view=view)
-            while True:
-                item = await watcher.next()
-                if check is not None and watcher.feed is not None:
-                    check(watcher.feed.table)  # e.g. the seat's token has been revoked
-                if item is END:
-                    return
-                if isinstance(item, Lagged):
-                    latest = await ctx.cache.load(table.table_id)
-                    follower = Follower(table.table_id, seat)
-                    async for event in _history(ctx, follower, item.version, latest.version):
-                        yield svc.WatchTableResponse(event=event)
-                    assert follower.table is not None
-                    table = follower.table
-                    break
-                if isinstance(item, BaseException):
-                    raise item
-                assert isinstance(item, svc.WatchTableResponse)
-                yield item
+            lagged: Lagged | None = None
+            while lagged is None:
+                for item in await watcher.take():
+                    if check is not None and watcher.feed is not None:
+                        check(watcher.feed.table)  # e.g. the seat's token has been revoked
+                    if item is END:
+                        return
+                    if isinstance(item, Lagged):
+                        lagged = item
+                        break
+                    if isinstance(item, BaseException):
+                        raise item
+                    assert isinstance(item, svc.WatchTableResponse)
+                    wait = pacer.turn()
+                    if wait is not None:
+                        await wait
+                    yield item
+            latest = await ctx.cache.load(table.table_id)
+            follower = Follower(table.table_id, seat)
+            async for event in _history(ctx, follower, lagged.version, latest.version):
+                yield svc.WatchTableResponse(event=event)
+            assert follower.table is not None
+            table = follower.table
         finally:
             watcher.close()
