@@ -68,6 +68,7 @@ class Watcher:
         self.after = after  # the last event version sent or queued for this stream
         self.queue: deque[Item] = deque()
         self.feed: Feed | None = None
+        self._loop = asyncio.get_running_loop()  # (each call of it costs a getpid here)
         self._waiter: asyncio.Future[None] | None = None
 
     def push(self, item: Item, version: int = 0) -> None:
@@ -94,7 +95,7 @@ class Watcher:
         """Everything queued (at least one item), in order: messages, then possibly END or
         an exception to raise (Lagged or a store error)."""
         while not self.queue:
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            waiter = self._waiter = self._loop.create_future()
             await waiter
         items = list(self.queue)
         self.queue.clear()
@@ -117,20 +118,24 @@ class Pacer:
     pacer each iteration holds at most `budget` writes, so other calls' steps get in between;
     the deliveries' total work is the same."""
 
-    def __init__(self, budget: int = PACE) -> None:
-        self.budget = budget
+    def __init__(self, budget: int | None = None) -> None:
+        self.budget = PACE if budget is None else budget
         self._used = 0
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._round: asyncio.Handle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def turn(self) -> asyncio.Future[None] | None:
         """None: write now; else a future to await first (done in a later round)."""
+        loop = self._loop
         if self._round is None:
-            self._round = asyncio.get_running_loop().call_soon(self._next_round)
+            loop = self._loop = asyncio.get_running_loop()
+            self._round = loop.call_soon(self._next_round)
         if self._used < self.budget and not self._waiting:
             self._used += 1
             return None
-        waiter = asyncio.get_running_loop().create_future()
+        assert loop is not None
+        waiter = loop.create_future()
         self._waiting.append(waiter)
         return waiter
 
@@ -143,8 +148,8 @@ class Pacer:
             if not waiter.done():  # a waiting stream may have been closed (cancelled)
                 waiter.set_result(None)
                 self._used += 1
-        if waiting:
-            self._round = asyncio.get_running_loop().call_soon(self._next_round)
+        if (waiting or self._used) and self._loop is not None:  # the next round resets it
+            self._round = self._loop.call_soon(self._next_round)
 
 
 class Feed:

@@ -324,9 +324,10 @@ async def _live(
                     yield svc.WatchTableResponse(view=view)
             lagged: Lagged | None = None
             while lagged is None:
-                for item in await watcher.take():
-                    if check is not None and watcher.feed is not None:
-                        check(watcher.feed.table)  # e.g. the seat's token has been revoked
+                items = await watcher.take()
+                if check is not None and watcher.feed is not None:
+                    check(watcher.feed.table)  # e.g. the seat's token has been revoked
+                for item in items:
                     if item is END:
                         return
                     if isinstance(item, Lagged):
