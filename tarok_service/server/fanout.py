@@ -128,13 +128,13 @@ class Pacer:
     def turn(self) -> asyncio.Future[None] | None:
         """None: write now; else a future to await first (done in a later round)."""
         loop = self._loop
-        if self._round is None:
+        if loop is None or loop.is_closed():  # bound on first use (asking costs a getpid)
             loop = self._loop = asyncio.get_running_loop()
+        if self._round is None:
             self._round = loop.call_soon(self._next_round)
         if self._used < self.budget and not self._waiting:
             self._used += 1
             return None
-        assert loop is not None
         waiter = loop.create_future()
         self._waiting.append(waiter)
         return waiter
