@@ -298,8 +298,7 @@ class SharedSerializer:
         self._serialize = serialize
 
     def __call__(self, message: Any) -> bytes:
-        with _SHARED_LOCK:
-            entry = _SHARED.get(id(message))
+        entry = _SHARED.get(id(message))  # one lookup is atomic: no lock on this path
         if entry is None or entry[0] is not message:
             return self._serialize(message)
         data: bytes | None = entry[1]
