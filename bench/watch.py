@@ -195,7 +195,7 @@ async def play_bare(
 async def measure(
     server: subprocess.Popen[str],
     target: str,
-    stub: svc_grpc.TarokServiceStub,
+    stub: svc_grpc.TarokServiceAsyncStub,
     audience: list[str],
     moves: list[svc.SubmitMoveRequest],
     watchers: int,

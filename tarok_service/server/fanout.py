@@ -9,7 +9,10 @@ all their streams (unshared messages are serialised as usual). Views
 heartbeats once per idle interval for everyone. The feed hands the messages out `CHUNK`
 watchers at a time and lets the event loop run other calls in between, so a move made
 while a thousand streams are being written waits for one chunk, not for all of them; each
-watcher still gets every event, in order, exactly once.
+watcher still gets every event, in order, exactly once. The streams then write their
+messages through the server's `Pacer`, `PACE` a round of the event loop for all streams
+together, so streams catching up after a busy moment do not fill one loop iteration with a
+thousand writes either.
 
 Each watcher has a bounded queue. A watcher that falls more than `MAX_QUEUED` messages
 behind is detached; its stream catches up from the store on its own and attaches again, so
