@@ -58,7 +58,6 @@ STREAMS_PER_CHANNEL = 50
 NO_HISTORY = 1 << 40  # from_version past the end: the view, then live events only
 BARE = "bare"  # the bare server's token
 BARE_END = "end"  # the move that ends the bare server's streams
-BARE_MOVES = 70  # about as many as a hand of slovenian tarok
 
 
 # -- bare server --------------------------------------------------------------------------
@@ -183,12 +182,18 @@ async def play_hand(
 
 
 async def play_bare(
-    server: subprocess.Popen[str], target: str, watchers: int, args: argparse.Namespace, tmp: Path
+    server: subprocess.Popen[str],
+    target: str,
+    watchers: int,
+    args: argparse.Namespace,
+    tmp: Path,
+    count: int,
 ) -> dict[str, float]:
-    """As many moves as a hand on the bare server (`serve_bare`), watched the same way."""
+    """`count` moves (as many as the tarok hand it is compared with) on the bare server
+    (`serve_bare`), watched the same way."""
     async with grpc.aio.insecure_channel(target) as channel:
         stub = svc_grpc.TarokServiceStub(channel)
-        moves = [svc.SubmitMoveRequest(token=BARE, move_id="play:T21")] * BARE_MOVES
+        moves = [svc.SubmitMoveRequest(token=BARE, move_id="play:T21")] * count
         return await measure(server, target, stub, [BARE], moves, watchers, args, tmp)
 
 
@@ -309,9 +314,10 @@ def main() -> int:
                     alone = asyncio.run(play_hand(proc, target, 0, args, rng, Path(tmp)))
                     watched = asyncio.run(play_hand(proc, target, n, args, rng, Path(tmp)))
                     runs[str(n)].append(with_ratios(alone, watched))
-                    if bare is not None:
-                        alone = asyncio.run(play_bare(*bare, 0, args, Path(tmp)))
-                        watched = asyncio.run(play_bare(*bare, n, args, Path(tmp)))
+                    if bare is not None:  # as many moves: stream set-up/teardown weigh alike
+                        count = int(watched["moves"])
+                        alone = asyncio.run(play_bare(*bare, 0, args, Path(tmp), count))
+                        watched = asyncio.run(play_bare(*bare, n, args, Path(tmp), count))
                         runs[f"bare {n}"].append(with_ratios(alone, watched))
                 print(f"  repetition {rep + 1}/{args.repetitions} done (load {loadavg()})",
                       file=sys.stderr, flush=True)  # fmt: skip
