@@ -9,7 +9,10 @@ all their streams (unshared messages are serialised as usual). Views
 heartbeats once per idle interval for everyone. The feed hands the messages out `CHUNK`
 watchers at a time and lets the event loop run other calls in between, so a move made
 while a thousand streams are being written waits for one chunk, not for all of them; each
-watcher still gets every event, in order, exactly once.
+watcher still gets every event, in order, exactly once. The streams then write their
+messages through the server's `Pacer`, `PACE` a round of the event loop for all streams
+together, so streams catching up after a busy moment do not fill one loop iteration with a
+thousand writes either.
 
 Each watcher has a bounded queue. A watcher that falls more than `MAX_QUEUED` messages
 behind is detached; its stream catches up from the store on its own and attaches again, so
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +41,7 @@ from .views import filter_event, table_view
 MAX_QUEUED = 2_000  # messages a watcher may fall behind before it catches up on its own
 SERIALIZED_CACHE = 1024  # shared messages remembered for serialising once
 CHUNK = 16  # watchers handed their messages before the feed lets other calls run
+PACE = 16  # live watch messages written per round of the event loop, all streams together
 
 
 class Lagged(Exception):
@@ -53,7 +57,10 @@ Item = svc.WatchTableResponse | BaseException | object
 
 
 class Watcher:
-    """One stream's subscription: its audience, its wishes and its queue."""
+    """One stream's subscription: its audience, its wishes and its queue.
+
+    The queue is a plain deque with one waiter: the stream takes everything queued at once
+    (`take`), so a burst of messages wakes it once, not once per message."""
 
     def __init__(
         self, seat: int | None, with_views: bool, after: int, words: Labels | None = None
@@ -62,29 +69,90 @@ class Watcher:
         self.with_views = with_views
         self.words = words  # the locale its views are rendered in (None: English)
         self.after = after  # the last event version sent or queued for this stream
-        self.queue: asyncio.Queue[Item] = asyncio.Queue()
+        self.queue: deque[Item] = deque()
         self.feed: Feed | None = None
+        self._loop = asyncio.get_running_loop()  # (each call of it costs a getpid here)
+        self._waiter: asyncio.Future[None] | None = None
 
     def push(self, item: Item, version: int = 0) -> None:
         """Queue `item` (an event at `version`, a view, a heartbeat, END or an error)."""
         if self.feed is None:
             return
-        if self.queue.qsize() >= MAX_QUEUED:
+        if len(self.queue) >= MAX_QUEUED:
             self.close()
-            self.queue.put_nowait(Lagged(self.after))
+            self._put(Lagged(self.after))
             return
         if version:
             self.after = version
-        self.queue.put_nowait(item)
+        self._put(item)
 
-    async def next(self) -> Item:
-        """The next message, END, or an exception to raise (Lagged or a store error)."""
-        return await self.queue.get()
+    def _put(self, item: Item) -> None:
+        self.queue.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def take(self) -> list[Item]:
+        """Everything queued (at least one item), in order: messages, then possibly END or
+        an exception to raise (Lagged or a store error)."""
+        while not self.queue:
+            waiter = self._waiter = self._loop.create_future()
+            await waiter
+        items = list(self.queue)
+        self.queue.clear()
+        return items
 
     def close(self) -> None:
         feed, self.feed = self.feed, None
         if feed is not None:
             feed.detach(self)
+
+
+class Pacer:
+    """Lets at most `budget` live watch messages start being written per round of the event
+    loop (about one loop iteration); the streams over it wait for the next round, in turn.
+
+    A delivery's cost is mostly grpc's own write (a syscall per message and stream). When a
+    thousand streams are each a few messages behind, each write's completion would let its
+    stream write the next one at once, so a single loop iteration could hold a thousand
+    writes and every step of a move waiting in that loop would wait behind them. With the
+    pacer each iteration holds at most `budget` writes, so other calls' steps get in between;
+    the deliveries' total work is the same."""
+
+    def __init__(self, budget: int | None = None) -> None:
+        self.budget = PACE if budget is None else budget
+        self._used = 0
+        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._round: asyncio.Handle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def turn(self) -> asyncio.Future[None] | None:
+        """None: write now; else a future to await first (done in a later round)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():  # bound on first use (asking costs a getpid)
+            loop = self._loop = asyncio.get_running_loop()
+        if self._round is None:
+            self._round = loop.call_soon(self._next_round)
+        if self._used < self.budget and not self._waiting:
+            self._used += 1
+            return None
+        waiter = loop.create_future()
+        self._waiting.append(waiter)
+        return waiter
+
+    def _next_round(self) -> None:
+        self._round = None
+        self._used = 0
+        waiting = self._waiting
+        while waiting and self._used < self.budget:
+            waiter = waiting.popleft()
+            if not waiter.done():  # a waiting stream may have been closed (cancelled)
+                waiter.set_result(None)
+                self._used += 1
+        if (waiting or self._used) and self._loop is not None:  # the next round resets it
+            self._round = self._loop.call_soon(self._next_round)
 
 
 class Feed:
@@ -205,6 +273,7 @@ class Feeds:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self._feeds: dict[str, Feed] = {}
+        self.pacer = Pacer()
 
     def __len__(self) -> int:
         return len(self._feeds)
@@ -232,8 +301,7 @@ class SharedSerializer:
         self._serialize = serialize
 
     def __call__(self, message: Any) -> bytes:
-        with _SHARED_LOCK:
-            entry = _SHARED.get(id(message))
+        entry = _SHARED.get(id(message))  # one lookup is atomic: no lock on this path
         if entry is None or entry[0] is not message:
             return self._serialize(message)
         data: bytes | None = entry[1]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import functools
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -267,13 +266,63 @@ async def watch(
             follower.table = table
         async for event in _history(ctx, follower, request.from_version, table.version):
             yield svc.WatchTableResponse(event=event)
-        if follower.table is not None:
-            check = functools.partial(check_current, claim)  # the seat may be taken again
-            live = _live(ctx, feeds, follower.table, claim.seat, request.with_views, words, check)
-            async for item in live:
-                yield item
+        if follower.table is None:
+            return
+        # Live: new events (by any replica) from the table's shared feed, heartbeats while
+        # idle; inline here rather than in a generator of its own (one hop less a message).
+        table, seat, pacer = follower.table, claim.seat, feeds.pacer
+        while table.status != FINISHED and not ctx.stopping:
+            watcher = Watcher(seat, request.with_views, table.version, words)
+            try:
+                for message in await _attach(ctx, feeds, table, watcher):
+                    yield message
+                lagged: Lagged | None = None
+                while lagged is None:
+                    items = await watcher.take()
+                    if watcher.feed is not None:
+                        check_current(claim, watcher.feed.table)  # the seat may be taken again
+                    for item in items:
+                        if item is END:
+                            return
+                        if isinstance(item, Lagged):
+                            lagged = item
+                            break
+                        if isinstance(item, BaseException):
+                            raise item
+                        assert isinstance(item, svc.WatchTableResponse)
+                        wait = pacer.turn()
+                        if wait is not None:
+                            await wait
+                        yield item
+                # It fell too far behind: it catches up from the store and attaches again.
+                latest = await ctx.cache.load(table.table_id)
+                follower = Follower(table.table_id, seat)
+                async for event in _history(ctx, follower, lagged.version, latest.version):
+                    yield svc.WatchTableResponse(event=event)
+                assert follower.table is not None
+                table = follower.table
+            finally:
+                watcher.close()
     finally:
         slots.release(principal)
+
+
+async def _attach(
+    ctx: Context, feeds: Feeds, table: TableState, watcher: Watcher
+) -> list[svc.WatchTableResponse]:
+    """Attach `watcher` (whose stream has sent everything up to `table.version`) to the
+    table's feed; the messages the stream must send itself first: the events between its
+    version and the feed's, if the feed is already further on (and then a view, if asked)."""
+    ahead = feeds.attach(table, watcher)
+    if ahead <= table.version:
+        return []
+    follower = Follower(table.table_id, watcher.seat, table)
+    stored = await ctx.store.read(table.table_id, table.version, ahead - table.version)
+    out = [svc.WatchTableResponse(event=event) for event in follower.feed(stored)]
+    if watcher.with_views and follower.table is not None:
+        view = table_view(follower.table, watcher.seat, watcher.words, ctx.clock())
+        out.append(svc.WatchTableResponse(view=view))
+    return out
 
 
 async def _history(
@@ -292,52 +341,3 @@ async def _history(
             return
         for event in await off_loop(follower.feed, stored):
             yield event
-
-
-async def _live(
-    ctx: Context,
-    feeds: Feeds,
-    table: TableState,
-    seat: int | None,
-    with_views: bool,
-    words: Labels | None = None,
-    check: Callable[[TableState], None] | None = None,
-) -> AsyncIterator[svc.WatchTableResponse]:
-    """New events as they are appended (by any replica), heartbeats while idle.
-
-    The stream has sent everything up to `table.version`. It attaches to the table's feed;
-    if the feed is already further on, the stream sends the events in between itself first.
-    A stream that falls too far behind the feed catches up from the store and attaches again.
-    """
-    while table.status != FINISHED and not ctx.stopping:
-        watcher = Watcher(seat, with_views, table.version, words)
-        ahead = feeds.attach(table, watcher)
-        try:
-            if ahead > table.version:
-                follower = Follower(table.table_id, seat, table)
-                stored = await ctx.store.read(table.table_id, table.version, ahead - table.version)
-                for event in follower.feed(stored):
-                    yield svc.WatchTableResponse(event=event)
-                if with_views and follower.table is not None:
-                    view = table_view(follower.table, seat, words, ctx.clock())
-                    yield svc.WatchTableResponse(view=view)
-            while True:
-                item = await watcher.next()
-                if check is not None and watcher.feed is not None:
-                    check(watcher.feed.table)  # e.g. the seat's token has been revoked
-                if item is END:
-                    return
-                if isinstance(item, Lagged):
-                    latest = await ctx.cache.load(table.table_id)
-                    follower = Follower(table.table_id, seat)
-                    async for event in _history(ctx, follower, item.version, latest.version):
-                        yield svc.WatchTableResponse(event=event)
-                    assert follower.table is not None
-                    table = follower.table
-                    break
-                if isinstance(item, BaseException):
-                    raise item
-                assert isinstance(item, svc.WatchTableResponse)
-                yield item
-        finally:
-            watcher.close()

@@ -207,6 +207,7 @@ def test_watchers_coming_and_going_between_chunks_miss_nothing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(fanout, "CHUNK", 2)  # every delivery yields between watchers
+    monkeypatch.setattr(fanout, "PACE", 3)  # and the streams write 3 messages a loop round
 
     async def body() -> None:
         app = app_for_test()
@@ -244,6 +245,73 @@ def test_watchers_coming_and_going_between_chunks_miss_nothing(
                 left += 1
                 assert out == expected, f"watcher {i} (seat {audiences[i % 5]})"
         assert left >= 12 and len(watchers) > 20
+        await app.ctx.store.close()
+
+    asyncio.run(body())
+
+
+def test_the_pacer_admits_its_budget_a_round_and_the_rest_in_turn() -> None:
+    async def body() -> None:
+        pacer = fanout.Pacer(budget=2)
+        order: list[int] = []
+        rounds: list[int] = []
+        round_no = 0
+
+        async def writer(i: int) -> None:
+            wait = pacer.turn()
+            if wait is not None:
+                await wait
+            order.append(i)
+            rounds.append(round_no)
+
+        tasks = [asyncio.create_task(writer(i)) for i in range(7)]
+        tasks[3].cancel()  # a stream closed while it waits for its turn takes none
+        while not all(task.done() for task in tasks):
+            await asyncio.sleep(0)
+            round_no += 1
+        assert order == [0, 1, 2, 4, 5, 6]
+        assert all(rounds.count(r) <= 2 for r in set(rounds))  # at most 2 writes a round
+        assert len(set(rounds)) >= 3 and rounds == sorted(rounds)
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert pacer.turn() is None  # a new round admits again at once
+
+    asyncio.run(body())
+
+
+def test_a_paced_watcher_still_gets_every_message_once_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fanout, "PACE", 1)  # one live message a loop round, for all streams
+    waited: list[bool] = []
+    turn = fanout.Pacer.turn
+
+    def spy(self: fanout.Pacer) -> asyncio.Future[None] | None:
+        wait = turn(self)
+        waited.append(wait is not None)
+        return wait
+
+    monkeypatch.setattr(fanout.Pacer, "turn", spy)
+
+    async def body() -> None:
+        app = app_for_test()
+        await app.ctx.store.open()
+        game = await Game.start(app)
+        tokens = [*game.tokens, await game.spectator()]
+        received: list[list[ev.Event]] = []
+        tasks = []
+        for i in range(10):
+            out: list[ev.Event] = []
+            request = svc.WatchTableRequest(token=tokens[i % 5], with_views=i % 2 == 1)
+            tasks.append(asyncio.create_task(collect(app.watch_table(request), out)))
+            received.append(out)
+        while await game.step():  # moves come faster than the streams may write them
+            pass
+        await asyncio.wait_for(asyncio.gather(*tasks), 60)
+        audiences: list[int | None] = [0, 1, 2, 3, None]
+        for i, out in enumerate(received):
+            assert out == await game.reference(audiences[i % 5]), f"watcher {i}"
+        assert sum(waited) > 10, "streams waited for their turn"
         await app.ctx.store.close()
 
     asyncio.run(body())
