@@ -22,8 +22,8 @@ from ..engine.state import HandState
 from ..engine.variant import Variant
 from . import codec
 from . import errors as e
-from .events import Payload, seconds, timestamp
-from .table import PLAYING, TableState, closed_payload, fold, fold_move, scored_payload
+from .events import Payload, seconds, stamp, timestamp
+from .table import PLAYING, TableState, closed_payload, fold, scored_payload
 
 MAX_CHAINED_DEALS = 64  # redeals in a row before giving up (a broken preset deal, say)
 
@@ -87,14 +87,12 @@ def make_move(
 ) -> Batch:
     """MoveMade (already validated into `hand`), then scoring and the next deal if it ended."""
     assert table.hand is not None
-    payload = ev.MoveMade(
-        seat=seat,
-        move_id=move.id,
-        label=table.variant.label(table.hand, move),
-        time=timestamp(now),
-    )
-    batch = Batch(fold_move(table, table.version + 1, payload, hand), [payload])
-    settle_finished(batch, shuffle)
+    payload = ev.MoveMade(seat=seat, move_id=move.id, label=table.variant.label(table.hand, move))
+    stamp(payload.time, now)
+    # = fold_move(table, version, payload, hand): a new MoveMade has no deadline yet
+    batch = Batch(table.after_move(table.version + 1, hand), [payload])
+    if hand.finished:
+        settle_finished(batch, shuffle)
     if table.time_per_move:
         stamp_deadline(batch, now)
     return batch
@@ -113,7 +111,7 @@ def stamp_deadline(batch: Batch, now: float) -> None:
         return
     for payload in reversed(batch.payloads):
         if isinstance(payload, ev.MoveMade | ev.HandDealt):
-            payload.deadline.CopyFrom(timestamp(now + table.time_per_move))
+            stamp(payload.deadline, now + table.time_per_move)
             batch.table = replace(table, deadline=seconds(payload.deadline))
             return
 

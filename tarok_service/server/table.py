@@ -17,7 +17,7 @@ from ..engine.match import RECORDED, MatchState, Settlement
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
-from ..engine.state import HandState
+from ..engine.state import HandState, evolve
 from ..engine.variant import Variant
 from ..variants.registry import find_variant
 from . import checkpoint, codec, events, recorded
@@ -75,37 +75,9 @@ class TableState:
     def after_move(
         self, version: int, hand: HandState, deadline: float | None = None
     ) -> TableState:
-        """This table with a new hand state (the hot path: no `dataclasses.replace`)."""
-        return TableState(
-            self.table_id,
-            version,
-            self.variant,
-            self.rules,
-            self.deck,
-            self.hands,
-            self.presets,
-            self.seats,
-            self.match,
-            self.status,
-            hand,
-            self.deal_number,
-            self.last_result,
-            self.hand_done,
-            self.time_per_move,
-            deadline,
-            self.timeouts,
-            self.tournament_id,
-            self.commitment,
-            self.display_name,
-            self.private,
-            self.bots,
-            self.bot_on_timeout,
-            self.generations,
-            self.rematch_of,
-            self.rules_version,
-            self.last_settled,
-            self.checkpoint,
-        )
+        """This table with a new hand state (the hot path: `evolve`'s cached copier, no
+        `dataclasses.replace` nor the frozen dataclass's checked `__init__`)."""
+        return evolve(self, version=version, hand=hand, deadline=deadline)
 
 
 def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState:
