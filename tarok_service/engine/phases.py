@@ -42,9 +42,7 @@ class PhaseRule(Generic[S]):
     move, as many as it can, exactly as `apply` one by one would), and
     `playout(state, pick) -> state` (plays the phase to its end, each move `pick(legal)` of a
     fresh list equal to `legal(state)`: the same picks and the same state as the loop
-    `state = apply(state, pick(legal(state)))` while the phase lasts), and
-    `checked(state, move) -> state | None` (validate and apply in one pass: `apply(state,
-    move)` when `is_legal(state, move)`, else None)."""
+    `state = apply(state, pick(legal(state)))` while the phase lasts)."""
 
     legal: Callable[[S], list[Move]]
     apply: Callable[[S, Move], S]
@@ -52,7 +50,6 @@ class PhaseRule(Generic[S]):
     is_legal: Callable[[S, Move], bool] | None = None
     replay: Callable[[S, Sequence[Move], int], tuple[S, int]] | None = None
     playout: Callable[[S, Callable[[list[Move]], Move]], S] | None = None
-    checked: Callable[[S, Move], S | None] | None = None
 
 
 PhaseTable: TypeAlias = Mapping[str, PhaseRule[S]]
@@ -86,7 +83,7 @@ def check_table(
         for part in ("legal", "apply"):
             if not callable(getattr(rule, part)):
                 raise RuleSetError(f"{where}: phase {phase!r} has no {part} handler")
-        for part in ("explain", "is_legal", "replay", "playout", "checked"):
+        for part in ("explain", "is_legal", "replay", "playout"):
             hook = getattr(rule, part)
             if hook is not None and not callable(hook):
                 raise RuleSetError(f"{where}: phase {phase!r}: {part} is not callable")

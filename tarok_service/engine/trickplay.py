@@ -49,7 +49,6 @@ class TrickPlay(Generic[S]):
             self.explain_tricks,
             self.is_legal_tricks,
             self.replay_tricks,
-            checked=self.checked_tricks,
         )
 
     def trick_rules(self, state: S) -> t.TrickRules:
@@ -72,35 +71,18 @@ class TrickPlay(Generic[S]):
 
     def is_legal_tricks(self, state: S, move: Move) -> bool:
         """`move in legal_tricks(state)`, without building the moves."""
-        return self._legal_card(state, move) is not None
-
-    def _legal_card(self, state: S, move: Move) -> Card | None:
-        """The card a legal play `move` plays, else None."""
         assert state.turn is not None
         if move.__class__ is not Move or move.kind != PLAY:
-            return None
+            return False
         card = self.deck(state.rules).by_code.get(move.value)
         if card is None:
-            return None
+            return False
         seat = state.turn
         if type(self).playable is not TrickPlay.playable:  # a rule set of its own
-            return card if t.member(card, self.playable(state, seat)) else None
+            return t.member(card, self.playable(state, seat))
         trick = [c for _, c in state.trick]
         rules, held = self.trick_rules(state), self.held_cards(state, seat)
-        return card if t.is_legal_play(state.hands[seat], trick, card, rules, held) else None
-
-    def checked_tricks(self, state: S, move: Move) -> S | None:
-        """`apply_tricks(state, move)` if the move is legal, else None (one pass: the card is
-        looked up once)."""
-        own = type(self)
-        if own.is_legal_tricks is not TrickPlay.is_legal_tricks:  # a rule set of its own
-            return self.apply_tricks(state, move) if self.is_legal_tricks(state, move) else None
-        card = self._legal_card(state, move)
-        if card is None:
-            return None
-        if own.apply_tricks is not TrickPlay.apply_tricks:  # a rule set of its own
-            return self.apply_tricks(state, move)
-        return self._play(state, card)
+        return t.is_legal_play(state.hands[seat], trick, card, rules, held)
 
     def explain_tricks(self, state: S, move: Move) -> str:
         assert state.turn is not None
@@ -112,12 +94,9 @@ class TrickPlay(Generic[S]):
         return t.explain(state.hands[state.turn], trick, card, self.trick_rules(state))
 
     def apply_tricks(self, state: S, move: Move) -> S:
-        return self._play(state, self.deck(state.rules).by_code[move.value])
-
-    def _play(self, state: S, card: Card) -> S:
-        """The state after the seat to move plays `card` (a legal play)."""
         seat = state.turn
         assert seat is not None
+        card = self.deck(state.rules).by_code[move.value]
         hands = replace_at(state.hands, seat, without(state.hands[seat], card))
         plays = (*state.trick, (seat, card))
         players = state.rules.players

@@ -169,24 +169,17 @@ class Variant(ABC, Generic[S]):
             raise IllegalMove(m.HAND_FINISHED, "the hand is over")
         rule = self.phase_rule(state.phase)
         if check:
-            checked = rule.checked
-            if checked is not None:  # validates and applies in one pass
-                found = checked(state, move)
-                if found is None:
-                    raise IllegalMove(*self.explain(state, move))
-                after = found
+            fast = rule.is_legal
+            if fast is not None:
+                ok = fast(state, move)
             else:
-                fast = rule.is_legal
-                if fast is not None:
-                    ok = fast(state, move)
-                else:
-                    last = self.__dict__.get("_last_legal")
-                    ok = move in (
-                        last[1] if last is not None and last[0] is state else rule.legal(state)
-                    )
-                if not ok:
-                    raise IllegalMove(*self.explain(state, move))
-                after = rule.apply(state, move)
+                last = self.__dict__.get("_last_legal")
+                ok = move in (
+                    last[1] if last is not None and last[0] is state else rule.legal(state)
+                )
+            if not ok:
+                raise IllegalMove(*self.explain(state, move))
+            after = rule.apply(state, move)
             if not after.finished and after.phase not in self.__dict__["_phase_rules"]:
                 # caught before anything is written: a checked move never leaves a state that
                 # cannot go on
