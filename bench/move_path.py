@@ -67,6 +67,12 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=8)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repetitions", type=int, default=20)
+    parser.add_argument(
+        "--part",
+        choices=("all", "decide", "apply"),
+        default="all",
+        help="time decide + answer (all), decide only, or only the engine's checked apply",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile one repetition")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(args.src).resolve() if args.src else ROOT))
@@ -87,9 +93,16 @@ def main() -> None:
 
     def run(items: list[tuple[Any, int, Any]]) -> float:
         started = time.perf_counter()
-        for table, seat, move in items:
-            batch = decide(ctx, table, seat, move, None)  # type: ignore[arg-type]
-            answer(batch.table, batch.payloads, move)
+        if args.part == "apply":
+            for table, _, move in items:
+                table.variant.apply(table.hand, move, check=True)
+        elif args.part == "decide":
+            for table, seat, move in items:
+                decide(ctx, table, seat, move, None)  # type: ignore[arg-type]
+        else:
+            for table, seat, move in items:
+                batch = decide(ctx, table, seat, move, None)  # type: ignore[arg-type]
+                answer(batch.table, batch.payloads, move)
         return (time.perf_counter() - started) / len(items) * 1e6
 
     if args.profile:
@@ -104,7 +117,7 @@ def main() -> None:
     for _ in range(args.repetitions):
         best_plays = min(best_plays, run(plays))
         best_others = min(best_others, run(others)) if others else 0.0
-    print(f"src={args.src or ROOT} variant={args.variant} moves={len(recorded)}")
+    print(f"src={args.src or ROOT} variant={args.variant} part={args.part} moves={len(recorded)}")
     print(f"card play   {len(plays):5d} moves  {best_plays:7.2f} us/move (min of reps)")
     print(f"other moves {len(others):5d} moves  {best_others:7.2f} us/move (min of reps)")
     print(f"load average {os.getloadavg()[0]:.2f}")
