@@ -23,7 +23,7 @@ from ..engine.variant import Variant
 from . import codec
 from . import errors as e
 from .events import Payload, seconds, stamp, timestamp
-from .table import PLAYING, TableState, closed_payload, fold, scored_payload
+from .table import PLAYING, TableState, closed_payload, fold, fold_scored, scored_payload
 
 MAX_CHAINED_DEALS = 64  # redeals in a row before giving up (a broken preset deal, say)
 
@@ -49,6 +49,11 @@ class Batch:
 
     def add(self, payload: Payload) -> None:
         self.table = fold(self.table, self.table.table_id, self.table.version + 1, payload)
+        self.payloads.append(payload)
+
+    def add_folded(self, payload: Payload, table: TableState) -> None:
+        """Add `payload` whose fold (`table`) the caller already has."""
+        self.table = table
         self.payloads.append(payload)
 
 
@@ -161,7 +166,8 @@ def settle_finished(batch: Batch, shuffle: Shuffler) -> None:
         result = table.variant.result(table.hand)
         assert result is not None
         match = table.variant.settle(table.match, result)
-        batch.add(scored_payload(table, result, match))
+        scored = scored_payload(table, result, match)
+        batch.add_folded(scored, fold_scored(table, table.version + 1, scored, result, match))
         if match.over:
             batch.add(closed_payload(table.variant.close(match)))
             return

@@ -174,7 +174,7 @@ def _dealt(table: TableState, version: int, payload: ev.HandDealt) -> TableState
         raise e.ReplayMismatch(table.table_id, version, "dealer")
     order = cards_of(table.deck, payload.order)
     hand = table.variant.deal(table.rules, order, payload.dealer)
-    return replace(
+    return evolve(
         table,
         version=version,
         status=PLAYING,
@@ -230,6 +230,17 @@ def scored_payload(table: TableState, result: HandResult, match: MatchState) -> 
     )
 
 
+def fold_scored(
+    table: TableState, version: int, payload: ev.HandScored, result: HandResult, match: MatchState
+) -> TableState:
+    """`fold` of a HandScored the command side has just derived from `table` (`payload` is
+    `scored_payload(table, result, match)`): the same state, without scoring the hand again
+    to check it. A table under other rules is folded as the recorded numbers say."""
+    if not table.rules_current:
+        return fold(table, table.table_id, version, payload)
+    return _hand_over(table, version, match, result)
+
+
 def _scored(table: TableState, version: int, payload: ev.HandScored) -> TableState:
     if not table.rules_current:
         return _scored_as_recorded(table, version, payload)
@@ -276,7 +287,7 @@ def _hand_over(
     table: TableState, version: int, match: MatchState, result: HandResult
 ) -> TableState:
     """The table after a HandScored: the settled match, the result, a checkpoint."""
-    over = replace(
+    over = evolve(
         table,
         version=version,
         match=match,
@@ -284,7 +295,7 @@ def _hand_over(
         hand_done=True,
         last_settled=match.settled,
     )
-    return replace(over, checkpoint=checkpoint.snapshot_of(over))
+    return evolve(over, checkpoint=checkpoint.snapshot_of(over))
 
 
 def closed_payload(match: MatchState) -> ev.TableClosed:
