@@ -73,6 +73,11 @@ def main() -> None:
         default="all",
         help="time decide + answer (all), decide only, or only the engine's checked apply",
     )
+    parser.add_argument(
+        "--common",
+        action="store_true",
+        help="only the common move: card plays that do not end the hand (no scoring, no deal)",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile one repetition")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(args.src).resolve() if args.src else ROOT))
@@ -87,9 +92,11 @@ def main() -> None:
         return order, False
 
     ctx = SimpleNamespace(clock=lambda: 1.0e9, shuffle=shuffle)
+    decide, answer = moves.decide, moves.answer
+    if args.common:  # one event only: the hand goes on
+        recorded = [r for r in recorded if len(decide(ctx, *r, None).payloads) == 1]  # type: ignore[arg-type]
     plays = [r for r in recorded if r[0].hand.phase == "tricks"]
     others = [r for r in recorded if r[0].hand.phase != "tricks"]
-    decide, answer = moves.decide, moves.answer
 
     def run(items: list[tuple[Any, int, Any]]) -> float:
         started = time.perf_counter()
