@@ -22,8 +22,8 @@ from ..engine.state import HandState
 from ..engine.variant import Variant
 from . import codec
 from . import errors as e
-from .events import Payload, seconds, timestamp
-from .table import PLAYING, TableState, closed_payload, fold, fold_move, scored_payload
+from .events import Payload, seconds, stamp, timestamp
+from .table import PLAYING, TableState, closed_payload, fold, fold_scored, scored_payload
 
 MAX_CHAINED_DEALS = 64  # redeals in a row before giving up (a broken preset deal, say)
 
@@ -49,6 +49,11 @@ class Batch:
 
     def add(self, payload: Payload) -> None:
         self.table = fold(self.table, self.table.table_id, self.table.version + 1, payload)
+        self.payloads.append(payload)
+
+    def add_folded(self, payload: Payload, table: TableState) -> None:
+        """Add `payload` whose fold (`table`) the caller already has."""
+        self.table = table
         self.payloads.append(payload)
 
 
@@ -87,14 +92,12 @@ def make_move(
 ) -> Batch:
     """MoveMade (already validated into `hand`), then scoring and the next deal if it ended."""
     assert table.hand is not None
-    payload = ev.MoveMade(
-        seat=seat,
-        move_id=move.id,
-        label=table.variant.label(table.hand, move),
-        time=timestamp(now),
-    )
-    batch = Batch(fold_move(table, table.version + 1, payload, hand), [payload])
-    settle_finished(batch, shuffle)
+    payload = ev.MoveMade(seat=seat, move_id=move.id, label=table.variant.label(table.hand, move))
+    stamp(payload.time, now)
+    # = fold_move(table, version, payload, hand): a new MoveMade has no deadline yet
+    batch = Batch(table.after_move(table.version + 1, hand), [payload])
+    if hand.finished:
+        settle_finished(batch, shuffle)
     if table.time_per_move:
         stamp_deadline(batch, now)
     return batch
@@ -113,7 +116,7 @@ def stamp_deadline(batch: Batch, now: float) -> None:
         return
     for payload in reversed(batch.payloads):
         if isinstance(payload, ev.MoveMade | ev.HandDealt):
-            payload.deadline.CopyFrom(timestamp(now + table.time_per_move))
+            stamp(payload.deadline, now + table.time_per_move)
             batch.table = replace(table, deadline=seconds(payload.deadline))
             return
 
@@ -163,7 +166,8 @@ def settle_finished(batch: Batch, shuffle: Shuffler) -> None:
         result = table.variant.result(table.hand)
         assert result is not None
         match = table.variant.settle(table.match, result)
-        batch.add(scored_payload(table, result, match))
+        scored = scored_payload(table, result, match)
+        batch.add_folded(scored, fold_scored(table, table.version + 1, scored, result, match))
         if match.over:
             batch.add(closed_payload(table.variant.close(match)))
             return

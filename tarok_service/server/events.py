@@ -138,6 +138,14 @@ def timestamp(seconds: float) -> Timestamp:
     return Timestamp(seconds=whole, nanos=int((seconds - whole) * 1e9))
 
 
+def stamp(field: Timestamp, seconds: float) -> None:
+    """Set a message's Timestamp field to `seconds` in place: the same field as assigning
+    `timestamp(seconds)` (present even at zero), without building and copying a message."""
+    whole = int(seconds)
+    field.seconds = whole
+    field.nanos = int((seconds - whole) * 1e9)
+
+
 def seconds(stamp: Timestamp) -> float:
     """A Timestamp as unix seconds."""
     return stamp.seconds + stamp.nanos / 1e9

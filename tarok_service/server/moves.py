@@ -9,7 +9,6 @@ An error is only reported after the decision was made on a freshly read state.
 from __future__ import annotations
 
 from tarok_proto.tarok.v1 import events_pb2 as ev
-from tarok_proto.tarok.v1 import moves_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ..engine import moves as m
@@ -95,13 +94,16 @@ def answer(
     made = payloads[0]
     assert isinstance(made, ev.MoveMade)
     move = move or Move.parse(made.move_id)
-    out = svc.SubmitMoveResponse(
-        version=table.version,
-        move=moves_pb2.LegalMove(id=move.id, label=made.label, kind=move.kind, value=move.value),
-        status=STATUS[table.status],
-    )
-    if table.status == PLAYING and table.hand is not None and table.hand.turn is not None:
-        out.turn = table.hand.turn
+    out = svc.SubmitMoveResponse(version=table.version, status=STATUS[table.status])
+    made_move = out.move  # filled in place: no LegalMove built and copied
+    made_move.id = move.id
+    made_move.label = made.label
+    made_move.kind = move.kind
+    made_move.value = move.value
+    made_move.SetInParent()  # present even if every field were empty, as before
+    hand = table.hand
+    if table.status == PLAYING and hand is not None and hand.turn is not None:
+        out.turn = hand.turn
     if len(payloads) > 1:
         scored = next((p for p in payloads if isinstance(p, ev.HandScored)), None)
         if scored is not None:

@@ -17,7 +17,7 @@ from ..engine.match import RECORDED, MatchState, Settlement
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
-from ..engine.state import HandState
+from ..engine.state import HandState, evolve
 from ..engine.variant import Variant
 from ..variants.registry import find_variant
 from . import checkpoint, codec, events, recorded
@@ -75,37 +75,9 @@ class TableState:
     def after_move(
         self, version: int, hand: HandState, deadline: float | None = None
     ) -> TableState:
-        """This table with a new hand state (the hot path: no `dataclasses.replace`)."""
-        return TableState(
-            self.table_id,
-            version,
-            self.variant,
-            self.rules,
-            self.deck,
-            self.hands,
-            self.presets,
-            self.seats,
-            self.match,
-            self.status,
-            hand,
-            self.deal_number,
-            self.last_result,
-            self.hand_done,
-            self.time_per_move,
-            deadline,
-            self.timeouts,
-            self.tournament_id,
-            self.commitment,
-            self.display_name,
-            self.private,
-            self.bots,
-            self.bot_on_timeout,
-            self.generations,
-            self.rematch_of,
-            self.rules_version,
-            self.last_settled,
-            self.checkpoint,
-        )
+        """This table with a new hand state (the hot path: `evolve`'s cached copier, no
+        `dataclasses.replace` nor the frozen dataclass's checked `__init__`)."""
+        return evolve(self, version=version, hand=hand, deadline=deadline)
 
 
 def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState:
@@ -202,7 +174,7 @@ def _dealt(table: TableState, version: int, payload: ev.HandDealt) -> TableState
         raise e.ReplayMismatch(table.table_id, version, "dealer")
     order = cards_of(table.deck, payload.order)
     hand = table.variant.deal(table.rules, order, payload.dealer)
-    return replace(
+    return evolve(
         table,
         version=version,
         status=PLAYING,
@@ -258,6 +230,17 @@ def scored_payload(table: TableState, result: HandResult, match: MatchState) -> 
     )
 
 
+def fold_scored(
+    table: TableState, version: int, payload: ev.HandScored, result: HandResult, match: MatchState
+) -> TableState:
+    """`fold` of a HandScored the command side has just derived from `table` (`payload` is
+    `scored_payload(table, result, match)`): the same state, without scoring the hand again
+    to check it. A table under other rules is folded as the recorded numbers say."""
+    if not table.rules_current:
+        return fold(table, table.table_id, version, payload)
+    return _hand_over(table, version, match, result)
+
+
 def _scored(table: TableState, version: int, payload: ev.HandScored) -> TableState:
     if not table.rules_current:
         return _scored_as_recorded(table, version, payload)
@@ -304,7 +287,7 @@ def _hand_over(
     table: TableState, version: int, match: MatchState, result: HandResult
 ) -> TableState:
     """The table after a HandScored: the settled match, the result, a checkpoint."""
-    over = replace(
+    over = evolve(
         table,
         version=version,
         match=match,
@@ -312,7 +295,7 @@ def _hand_over(
         hand_done=True,
         last_settled=match.settled,
     )
-    return replace(over, checkpoint=checkpoint.snapshot_of(over))
+    return evolve(over, checkpoint=checkpoint.snapshot_of(over))
 
 
 def closed_payload(match: MatchState) -> ev.TableClosed:

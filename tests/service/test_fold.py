@@ -6,12 +6,13 @@ import asyncio
 import random
 
 import pytest
+from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service.server.app import TarokApp
 from tarok_service.server.cache import apply_stored
 from tarok_service.server.config import ServerConfig
-from tarok_service.server.table import fold
+from tarok_service.server.table import TableState, fold
 from tarok_service.store import StoredEvent, open_store
 from tarok_service.variants.registry import all_variants
 
@@ -56,3 +57,41 @@ def test_fast_replay_of_a_log_equals_event_by_event_fold(variant: str, players: 
     middle = len(stored) // 2  # from a cached state part-way through, too
     partial = apply_stored(apply_stored(None, "t", stored[:middle]), "t", stored[middle:])
     assert partial == table
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES)
+def test_the_command_sides_table_equals_the_fold_of_its_events(variant: str, players: int) -> None:
+    """`commands` folds some events itself (a move's hand, a HandScored it just derived): the
+    table it caches is the one folding its events one by one gives, to the end of a match."""
+    from tarok_service.server import commands
+    from tarok_service.variants.registry import find_variant
+
+    rng = random.Random(players)
+
+    def shuffle(table: TableState) -> tuple[list[str], bool]:
+        order = [table.deck.codes[c] for c in table.deck.cards]
+        rng.shuffle(order)
+        return order, False
+
+    rules = find_variant(variant)
+    table = fold(None, "t", 1, commands.table_created(rules, players, {}, 2, []))
+    replayed: TableState | None = table
+    batches = [commands.seat_player(table, 0, "p0", shuffle)]
+    for seat in range(1, players):
+        batches.append(commands.seat_player(batches[-1].table, seat, f"p{seat}", shuffle))
+    scored = 0
+    while True:
+        for batch in batches:
+            for payload in batch.payloads:
+                assert replayed is not None
+                replayed = fold(replayed, "t", replayed.version + 1, payload)
+                scored += isinstance(payload, ev.HandScored)
+            assert replayed == batch.table
+        table = batches[-1].table
+        hand = table.hand
+        if table.status != "playing" or hand is None or hand.turn is None:
+            break
+        move = rng.choice(rules.legal_moves(hand))
+        after = rules.apply(hand, move, check=True)
+        batches = [commands.make_move(table, hand.turn, move, after, 1.0e9, shuffle)]
+    assert scored >= 2 and table.status == "finished"
