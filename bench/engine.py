@@ -1,9 +1,14 @@
 """Engine benchmark: our Slovenian engine against OpenSpiel's C++ tarok, in one run.
 
 Measures (4 players):
-- full-length random playouts per second (deal + every move chosen at random): through the
-  pure API (`apply(state, rng.choice(legal_moves(state)))`), and through the fast
-  `engine.playout.random_playout` (the same moves from the same seed, trick play on bitmasks);
+- full-length random playouts per second (a uniformly random deal, then every move chosen
+  uniformly at random among the legal ones, to the end of the hand): through the pure API
+  (`apply(state, rng.choice(legal_moves(state)))`), and through the fast
+  `engine.playout.random_playout` (the same moves from the same seed, trick play on bitmasks).
+  Both of ours deal with `Variant.random_deal` (`engine.shuffle.random_order`: one draw of
+  random bits sorted in C, where `random.shuffle` makes a Python call per card; exactly
+  uniform too); OpenSpiel deals in C++ (its chance node shuffles with its own generator) and
+  plays uniformly random legal actions the same way, so both sides still do the same work;
 - the time to replay a recorded hand (the same deals and moves in both engines), with and
   without legality checks on our side (the service replays its validated log unchecked;
   OpenSpiel's ApplyAction always checks), and through the fast `Variant.replay` path.
@@ -117,9 +122,7 @@ def main() -> None:
         rng = random.Random(7)
         rules = SLOVENIAN.make_rules(4, OPTIONS)
         for _ in range(args.hands):
-            order = list(SLOVENIAN.deck(rules).cards)
-            rng.shuffle(order)
-            state = SLOVENIAN.deal(rules, order, 3)
+            state = SLOVENIAN.random_deal(rules, rng, 3)
             while not state.finished:
                 state = SLOVENIAN.apply(state, rng.choice(SLOVENIAN.legal_moves(state)))
 
@@ -127,9 +130,7 @@ def main() -> None:
         rng = random.Random(7)
         rules = SLOVENIAN.make_rules(4, OPTIONS)
         for _ in range(args.hands):
-            order = list(SLOVENIAN.deck(rules).cards)
-            rng.shuffle(order)
-            random_playout(SLOVENIAN, SLOVENIAN.deal(rules, order, 3), rng)
+            random_playout(SLOVENIAN, SLOVENIAN.random_deal(rules, rng, 3), rng)
 
     def playouts_openspiel() -> None:
         rng = random.Random(7)

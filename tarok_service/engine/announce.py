@@ -91,6 +91,12 @@ class AnnouncementRound(Generic[S]):
         """Pass, then every announcement, then every kontra, in the hooks' order."""
         seat = s.turn
         assert seat is not None
+        return [*self.round_moves(s, seat)]
+
+    def round_moves(self, s: S, seat: int) -> Sequence[Move]:
+        """The legal moves of `seat` (the seat to move) as `legal_round` lists them, not to be
+        changed: a rule set may keep them (its hooks read what was said and the sides, never
+        `turn` or `passes`)."""
         return self._round_moves(s, seat)
 
     def _round_moves(self, s: S, seat: int) -> list[Move]:
@@ -142,9 +148,19 @@ class AnnouncementRound(Generic[S]):
 
     def playout_round(self, s: S, pick: Callable[[list[Move]], Move]) -> S:
         """The round played to its end by `pick`, equal to `apply_round(pick(legal_round))`
-        move by move."""
-        moves = self._round_moves
-        return self._run_round(s, lambda now, seat: pick(moves(now, seat)))[0]
+        move by move: a pass only moves the turn on (in locals), a saying makes the next
+        state."""
+        seat, passes, players, moves = s.turn, s.passes, s.players, self.round_moves
+        assert seat is not None
+        while True:
+            move = pick([*moves(s, seat)])
+            if move.kind == _PASS:
+                passes += 1
+                if passes == players:  # the last pass: play starts
+                    return self._start_play(s)
+                seat = (seat + 1) % players
+            else:
+                passes, s = 0, self._say(s, seat, move)
 
     def _run_round(self, s: S, next_move: Callable[[S, int], Move | None]) -> tuple[S, int]:
         """The round from `s` on, each move `next_move(state, seat)` (None: no more moves), and

@@ -31,6 +31,37 @@ class Chooser(Protocol):
     def choice(self, seq: Sequence[T]) -> T: ...
 
 
+def fast_choice(rng: Chooser) -> Callable[[Sequence[T]], T]:
+    """`rng.choice`, drawing the same numbers. For the standard library's `random.Random`
+    drawing its bounded integers the standard way (`getrandbits` of the bound's bit length
+    until one is below it), in one Python frame instead of two: the playouts' most frequent
+    call."""
+    if not _standard_choice(rng):
+        return rng.choice
+    getrandbits: Callable[[int], int] = rng.getrandbits  # type: ignore[attr-defined]
+
+    def choice(seq: Sequence[T]) -> T:
+        n = len(seq)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return seq[r]
+
+    return choice
+
+
+def _standard_choice(rng: Chooser) -> bool:
+    """Whether `rng.choice` is `random.Random.choice` over `_randbelow_with_getrandbits` (told
+    by the functions' module and names: the engine does not import `random`)."""
+    kind = type(rng)
+    found = [getattr(kind, name, None) for name in ("choice", "_randbelow")]
+    names = [(getattr(f, "__module__", None), getattr(f, "__qualname__", None)) for f in found]
+    return names == [("random", "Random.choice"), ("random", "Random._randbelow_with_getrandbits")]
+
+
 PickMove = Callable[[list[Move]], Move]
 # (the state before the trick in play - the hand of the seat to play is current there -, the
 # seat to play, its legal cards in the order of `legal_moves`, the plays of the trick so far)
@@ -39,7 +70,7 @@ PickCard = Callable[[HandState, int, list[Card], list[Play]], Card]
 
 def random_playout(variant: Variant[Any], state: HandState, rng: Chooser) -> HandState:
     """The finished hand after uniformly random legal moves from `state`."""
-    choice = rng.choice
+    choice = fast_choice(rng)
 
     def pick_card(_: HandState, __: int, legal: list[Card], ___: list[Play]) -> Card:
         return choice(legal)

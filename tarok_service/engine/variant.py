@@ -15,6 +15,7 @@ from .moves import EngineBug, IllegalMove, Move
 from .options import OptionError, OptionSpec, OptionValue, Rules, resolve
 from .outcome import HandResult
 from .phases import PhaseRule, PhaseTable, check_table
+from .shuffle import RandomBits, random_order
 from .state import HandState
 from .view import View
 
@@ -88,6 +89,13 @@ class Variant(ABC, Generic[S]):
     @abstractmethod
     def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> S:
         """A new hand from an explicit card order (the shuffle is an input)."""
+
+    def random_deal(self, rules: Rules, rng: RandomBits, dealer: int) -> S:
+        """A uniformly random deal for playouts, bots and benchmarks: `deal` of the deck in a
+        `shuffle.random_order` drawn from `rng` (a rule set may deal the indices directly, to
+        the same state). The service shuffles with its own CSPRNG instead."""
+        cards = self.deck(rules).cards
+        return self.deal(rules, [cards[i] for i in random_order(len(cards), rng)], dealer)
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> View:

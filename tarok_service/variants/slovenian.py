@@ -5,22 +5,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from ..engine import kontra as k
 from ..engine import moves as m
 from ..engine import tricks as t
 from ..engine.announce import AnnouncementRound
-from ..engine.auction import PASSED, Auction
+from ..engine.auction import PASSED, Auction, Situation, legal_bids, run_auction
 from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, tarok54
 from ..engine.match import MatchState
 from ..engine.moves import Move, shared_move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult, ScoreLine
-from ..engine.phases import PhaseRule, PhaseTable
+from ..engine.phases import PhaseRule, PhaseTable, RuleSetError
 from ..engine.radelci import close as radelci_close
 from ..engine.radelci import settle as radelci_settle
-from ..engine.state import Trick, evolve, replace_at
+from ..engine.shuffle import RandomBits, random_order
+from ..engine.state import Trick, copier, evolve, replace_at
 from ..engine.trickplay import TrickPlay, start_tricks
 from ..engine.trickwatch import EVERY_TRICK, TrickWatch
 from ..engine.variant import BonusInfo, ContractInfo, Variant
@@ -37,6 +39,7 @@ __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily
 
 
 _PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
+_DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
 
 
 @cache
@@ -73,6 +76,11 @@ class SlovenianFamily(
         self._tarok_indices = frozenset(i for i, c in enumerate(self._deck.cards) if c.is_tarok)
         self._monds = tuple(c for c in self._deck.cards if is_mond(c))
         self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
+        self._deal_plans: dict[tuple[int, int], Any] = {}
+        # A bid's value in its fact: the contract's id, or "pass" (PASSED = -1: the last entry).
+        self._bid_values = (*(c.id for c in f.contracts), _PASS)
+        self._bid_facts: dict[tuple[int, int], Fact] = {}  # (seat, bid) -> its fact
+        self._round_memo: dict[tuple[Any, ...], tuple[Rules, tuple[Move, ...]]] = {}
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
         return {
@@ -160,34 +168,62 @@ class SlovenianFamily(
         """The talon first, then packets round the table from the dealer's left
         (`cards.deal_packets`), each hand in deck order; a redeal when a hand has no tarok.
         Worked on deck indices (no per-card search or sort by card)."""
-        n, deck, size = rules.players, self._deck, self.talon_size
-        packet = self.family.packets[n]
+        deck = self._deck
         found = [*map(deck.index_by_id.get, map(id, order))]
         if None in found:  # equal cards, not the deck's own
             found = [deck.index[c] for c in order]
-        seats: list[list[int]] = [[] for _ in range(n)]
-        seat = (dealer + 1) % n
-        for i in range(size, len(found), packet):
-            seats[seat] += found[i : i + packet]  # type: ignore[arg-type]
-            seat = (seat + 1) % n
-        own, taroks, redeal = deck.cards, self._tarok_indices, False
+        return self._dealt(rules, found, dealer, tuple(order[: self.talon_size]))  # type: ignore[arg-type]
+
+    def random_deal(self, rules: Rules, rng: RandomBits, dealer: int) -> SlovenianState:
+        return self._dealt(rules, random_order(len(self._deck), rng), dealer, None)
+
+    def _dealt(
+        self, rules: Rules, order: Sequence[int], dealer: int, talon: tuple[Card, ...] | None
+    ) -> SlovenianState:
+        """`deal` of the deck's cards at the indices `order` (`talon`: the first cards as
+        given, None: the deck's own)."""
+        n = rules.players
+        plan = self._deal_plans.get((n, dealer))
+        if plan is None:
+            plan = self._deal_plans[(n, dealer)] = self._deal_plan(n, dealer)
+        talon_at, seats_at, auction, bidding_turn = plan
+        own, taroks, redeal = self._deck.cards, self._tarok_indices, False
         hands = []
-        for held in seats:
-            held.sort()
+        for at in seats_at:
+            held = sorted(at(order))
             redeal = redeal or taroks.isdisjoint(held)
-            hands.append(tuple([own[i] for i in held]))
-        if redeal:
-            phase, turn = Phase.REDEAL, None
-        else:
-            phase, turn = Phase.BIDDING, (dealer + 2) % n
-        return evolve(
-            self._blank(rules),
-            dealer=dealer,
-            phase=phase,
-            turn=turn,
-            hands=tuple(hands),
-            talon=tuple(order[:size]),
-            auction=Auction((dealer + 1) % n, (None,) * n),
+            hands.append(itemgetter(*held)(own))
+        if talon is None:
+            talon = itemgetter(*talon_at(order))(own)
+        phase, turn = (Phase.REDEAL, None) if redeal else (Phase.BIDDING, bidding_turn)
+        copy = _DEALT_COPY
+        return copy(self._blank(rules), dealer, phase, turn, tuple(hands), talon, auction)  # type: ignore[no-any-return]
+
+    def _deal_plan(
+        self, players: int, dealer: int
+    ) -> tuple[
+        Callable[[Sequence[int]], tuple[int, ...]],
+        tuple[Callable[[Sequence[int]], tuple[int, ...]], ...],
+        Auction,
+        int,
+    ]:
+        """Where the deal puts the cards of each position of the order, at this table size and
+        dealer: the talon first, then packets round the table from the dealer's left (as
+        `cards.deal_packets`); the opening auction and who bids first."""
+        size, packet = self.talon_size, self.family.packets[players]
+        at: list[list[int]] = [[] for _ in range(players)]
+        seat = (dealer + 1) % players
+        for i in range(size, len(self._deck), packet):
+            at[seat] += range(i, i + packet)
+            seat = (seat + 1) % players
+        if min(size, *map(len, at)) < 2:
+            raise RuleSetError(f"{self.id}: a talon or hand of fewer than 2 cards")
+        forehand = (dealer + 1) % players
+        return (
+            itemgetter(*range(size)),
+            tuple(itemgetter(*seat_at) for seat_at in at),
+            Auction(forehand, (None,) * players),
+            (dealer + 2) % players,
         )
 
     def _blank(self, rules: Rules) -> SlovenianState:
@@ -207,25 +243,17 @@ class SlovenianFamily(
     def legal_bidding(self, s: SlovenianState) -> list[Move]:
         auction, seat = s.auction, s.turn
         assert auction is not None and seat is not None
-        memo = self._memo(s.rules, "bids")
-        return [*self._bid_moves(memo, s.rules, auction.forehand, auction.bids, seat)]
+        return [*self._bid_list(s.rules, auction.situation(seat))]
 
-    def _bid_moves(
-        self,
-        memo: dict[object, tuple[Any, ...]],
-        rules: Rules,
-        forehand: int,
-        bids: tuple[int | None, ...],
-        seat: int,
-    ) -> tuple[Move, ...]:
-        """The legal bids of `seat`: they depend on the auction alone (kept in `memo`)."""
-        key = (forehand, bids, seat)
-        found = memo.get(key)
+    def _bid_list(self, rules: Rules, situation: Situation) -> tuple[Move, ...]:
+        """The legal bids in an auction situation (a few per table: kept in a memo)."""
+        memo = self._memo(rules, "bids")
+        found = memo.get(situation)
         if found is None:
             only = self.forehand_only_contracts(rules)
-            legal = Auction(forehand, bids).legal(seat, self.open_contracts(rules), only)
+            legal = legal_bids(situation, self.open_contracts(rules), only)
             table = self.contract_table
-            found = memo[key] = tuple(
+            found = memo[situation] = tuple(
                 [
                     shared_move(_PASS) if b == PASSED else shared_move(_BID, table[b].id)
                     for b in legal
@@ -284,13 +312,26 @@ class SlovenianFamily(
         self, s: SlovenianState, pick: Callable[[list[Move]], Move]
     ) -> SlovenianState:
         """The auction played to its end by `pick`, equal to `apply_bidding(pick(legal_bidding))`
-        bid by bid."""
-        assert s.auction is not None
-        rules, forehand, legal = s.rules, s.auction.forehand, self._bid_moves
-        memo = self._memo(rules, "bids")
-        return self._run_bids(
-            s, lambda bids, seat: pick([*legal(memo, rules, forehand, (*bids,), seat)])
-        )[0]
+        bid by bid (`auction.run_auction`: the bids on locals, one state at the end)."""
+        auction, seat, rules = s.auction, s.turn, s.rules
+        assert auction is not None and seat is not None
+        memo, lists, index = self._memo(rules, "bids"), self._bid_list, self.contract_index
+
+        def choose(_: int, situation: Situation) -> int:
+            move = pick([*(memo.get(situation) or lists(rules, situation))])
+            return PASSED if move.kind == _PASS else index[move.value]
+
+        bids, said, last = run_auction(auction, seat, choose)
+        known = self._bid_facts
+        facts = (*s.facts, *[known.get(x) or self._bid_fact(x) for x in said])
+        done = Auction(auction.forehand, tuple(bids))
+        return self._contract_chosen(s, last, bids[last], done, facts)  # type: ignore[arg-type]
+
+    def _bid_fact(self, said: tuple[int, int]) -> Fact:
+        """The fact of a bid (seat, contract index or PASSED), as `apply_bidding` makes it."""
+        seat, bid = said
+        found = self._bid_facts[said] = shared_fact(seat, _BID, self._bid_values[bid])
+        return found
 
     def _run_bids(
         self, s: SlovenianState, next_move: Callable[[list[int | None], int], Move | None]
@@ -352,6 +393,31 @@ class SlovenianFamily(
     def side_of(self, s: SlovenianState, seat: int) -> bool:
         """True for the declarer side."""
         return seat in s.team()
+
+    def round_moves(self, s: SlovenianState, seat: int) -> Sequence[Move]:
+        """The round's legal moves of `seat`, kept per what they depend on: the table rules
+        (by identity), the contract, the sides, what was said, whether a call was made and (in
+        a contract with bonuses) what the seat holds of the ultimo cards."""
+        rules = s.rules
+        holds = self._holdings(s)[seat] if self.contract_table[s.contract].bonuses else None
+        key = (
+            id(rules),
+            s.contract,
+            s.declarer,
+            s.partners,
+            bool(s.called),
+            seat,
+            s.announced,
+            s.levels,
+            holds,
+        )
+        memo = self._round_memo
+        found = memo.get(key)
+        if found is None or found[0] is not rules:
+            if len(memo) >= 4096:
+                memo.clear()
+            found = memo[key] = (rules, tuple(self._round_moves(s, seat)))
+        return found[1]
 
     def announceable(self, s: SlovenianState, seat: int) -> list[str]:
         """Items above every item already announced in their group, by a seat that has not

@@ -19,6 +19,8 @@ ALLOWED = {
     "hashlib",  # deterministic digests (deal commitments); never a source of randomness
     "itertools",
     "math",
+    "operator",  # itemgetter: C-level picking by index (the deal)
+    "struct",  # random keys unpacked from one draw of bits (`engine.shuffle`)
     "typing",
 }
 FORBIDDEN_NAMES = {"random", "time", "datetime", "os", "logging", "grpc", "sqlite3", "secrets"}
