@@ -75,6 +75,16 @@ async def collect(stream: AsyncIterator[svc.WatchTableResponse], out: list[ev.Ev
             out.append(item.event)
 
 
+def watch(
+    app: TarokApp, token: str, views: bool, received: list[list[ev.Event]]
+) -> asyncio.Task[None]:
+    """A watcher of `token`'s table collecting into a new list appended to `received`."""
+    out: list[ev.Event] = []
+    received.append(out)
+    request = svc.WatchTableRequest(token=token, with_views=views)
+    return asyncio.create_task(collect(app.watch_table(request), out))
+
+
 def app_for_test() -> TarokApp:
     config = ServerConfig(store_url="memory:", secret=b"t", heartbeat_seconds=0.05)
     return TarokApp(open_store("memory:"), config)
@@ -90,10 +100,7 @@ def test_many_watchers_of_every_audience_get_their_own_filtered_log() -> None:
         received: list[list[ev.Event]] = []
         tasks = []
         for i in range(25):
-            out: list[ev.Event] = []
-            request = svc.WatchTableRequest(token=tokens[i % 5], with_views=i % 2 == 0)
-            tasks.append(asyncio.create_task(collect(app.watch_table(request), out)))
-            received.append(out)
+            tasks.append(watch(app, tokens[i % 5], i % 2 == 0, received))
             if i == 12:  # some watchers join mid-hand
                 for _ in range(10):
                     await game.step()
@@ -301,10 +308,7 @@ def test_a_paced_watcher_still_gets_every_message_once_in_order(
         received: list[list[ev.Event]] = []
         tasks = []
         for i in range(10):
-            out: list[ev.Event] = []
-            request = svc.WatchTableRequest(token=tokens[i % 5], with_views=i % 2 == 1)
-            tasks.append(asyncio.create_task(collect(app.watch_table(request), out)))
-            received.append(out)
+            tasks.append(watch(app, tokens[i % 5], i % 2 == 1, received))
         while await game.step():  # moves come faster than the streams may write them
             pass
         await asyncio.wait_for(asyncio.gather(*tasks), 60)
