@@ -303,10 +303,33 @@ class SlovenianFamily(
         self, s: SlovenianState, moves: Sequence[Move], start: int
     ) -> tuple[SlovenianState, int]:
         """Validated bids from `moves[start]` on, applied at once (one state at the end), equal
-        to `apply_bidding` one by one; stops after the bid that ends the auction."""
-        todo = iter(moves[start:])
-        state, count = self._run_bids(s, lambda _, __: next(todo, None))
-        return state, start + count
+        to `apply_bidding` one by one; stops after the bid that ends the auction. The bids are
+        kept on locals (a list, the count of passes), their facts come from `_bid_facts`."""
+        auction, seat = s.auction, s.turn
+        assert auction is not None and seat is not None
+        bids, facts = [*auction.bids], [*s.facts]
+        index, known, players = self.contract_index, self._bid_facts, len(bids)
+        passed, i, total = bids.count(PASSED), start, len(moves)
+        while i < total:
+            move = moves[i]
+            i += 1
+            if move.kind == _PASS:
+                bids[seat] = PASSED
+                passed += 1
+                fact = known.get((seat, PASSED)) or self._bid_fact((seat, PASSED))
+            else:
+                bid = bids[seat] = index[move.value]
+                fact = known.get((seat, bid)) or self._bid_fact((seat, bid))
+                if passed == players - 1:  # all the others passed: this bid ends it
+                    facts.append(fact)
+                    done = Auction(auction.forehand, tuple(bids))
+                    return self._contract_chosen(s, seat, bid, done, tuple(facts)), i
+            facts.append(fact)
+            seat = (seat + 1) % players
+            while bids[seat] == PASSED:
+                seat = (seat + 1) % players
+        done = Auction(auction.forehand, tuple(bids))
+        return evolve(s, auction=done, facts=tuple(facts), turn=seat), i
 
     def playout_bidding(
         self, s: SlovenianState, pick: Callable[[list[Move]], Move]
@@ -332,29 +355,6 @@ class SlovenianFamily(
         seat, bid = said
         found = self._bid_facts[said] = shared_fact(seat, _BID, self._bid_values[bid])
         return found
-
-    def _run_bids(
-        self, s: SlovenianState, next_move: Callable[[list[int | None], int], Move | None]
-    ) -> tuple[SlovenianState, int]:
-        """The auction from `s` on, each bid `next_move(bids so far, seat)` (None: no more
-        bids), on locals with one state at the end, and how many bids it took."""
-        auction, seat = s.auction, s.turn
-        assert auction is not None and seat is not None
-        bids, facts = [*auction.bids], [*s.facts]
-        index, players, count = self.contract_index, len(bids), 0
-        while (move := next_move(bids, seat)) is not None:
-            count += 1
-            bid = PASSED if move.kind == _PASS else index[move.value]
-            bids[seat] = bid
-            facts.append(shared_fact(seat, _BID, move.value or _PASS))
-            if bid != PASSED and all(b == PASSED for o, b in enumerate(bids) if o != seat):
-                done = Auction(auction.forehand, tuple(bids))
-                return self._contract_chosen(s, seat, bid, done, tuple(facts)), count
-            seat = (seat + 1) % players
-            while bids[seat] == PASSED:
-                seat = (seat + 1) % players
-        done = Auction(auction.forehand, tuple(bids))
-        return evolve(s, auction=done, facts=tuple(facts), turn=seat), count
 
     def _contract_chosen(
         self,
