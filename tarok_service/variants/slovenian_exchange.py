@@ -72,9 +72,14 @@ class CallAndExchange:
         """The holders of the called cards other than the declarer are his partners (none when
         he holds them, one when one player holds them all); a called card in the talon is a
         zaruf."""
-        holders = {seat for seat, hand in enumerate(s.hands) for c in cards if c in hand}
-        partners = tuple(sorted(holders - {s.declarer}))
         in_talon = tuple(c for c in cards if c in s.talon)
+        wanted = {id(c) for c in cards}  # by identity first: a card's `__eq__` is slow
+        found = [seat for seat, hand in enumerate(s.hands) for c in hand if id(c) in wanted]
+        if len(found) + len(in_talon) == len(cards):  # each called card found once
+            holders = set(found)
+        else:  # a hand holds equal cards that are not the same objects
+            holders = {seat for seat, hand in enumerate(s.hands) for c in cards if c in hand}
+        partners = tuple(sorted(holders - {s.declarer}))
         return evolve(s, called=cards, partners=partners, talon_kings=in_talon)
 
     def legal_calling(self, s: SlovenianState) -> list[Move]:
