@@ -229,6 +229,10 @@ class TrickPlay(Generic[S]):
         _set(work, "turn", won)
         after = self.after_trick(work, trick)
         if self.hand_over(after):
+            if after is work and type(self).finish_play is TrickPlay.finish_play:
+                _set(work, "phase", SCORED)  # `finish_play` on the private copy itself
+                _set(work, "turn", None)
+                return work
             return self.finish_play(after)
         if after.turn != won:
             if after is not work:
