@@ -40,6 +40,7 @@ __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily
 
 _PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
+_GIFT_COPY = copier(SlovenianState, "talon", "piles", "gifts")  # klop's talon card to a winner
 
 
 @cache
@@ -197,7 +198,10 @@ class SlovenianFamily(
             talon = itemgetter(*talon_at(order))(own)
         phase, turn = (Phase.REDEAL, None) if redeal else (Phase.BIDDING, bidding_turn)
         copy = _DEALT_COPY
-        return copy(self._blank(rules), dealer, phase, turn, tuple(hands), talon, auction)  # type: ignore[no-any-return]
+        dealt: SlovenianState = copy(
+            self._blank(rules), dealer, phase, turn, tuple(hands), talon, auction
+        )
+        return dealt
 
     def _deal_plan(
         self, players: int, dealer: int
@@ -532,7 +536,8 @@ class SlovenianFamily(
         if c.id == "klop" and s.talon:
             gift = s.talon[0]
             piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
-            return evolve(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, gift))
+            gifted: SlovenianState = _GIFT_COPY(s, s.talon[1:], piles, (*s.gifts, gift))
+            return gifted
         winner, win_card = trick.winner, trick.plays[0][1]
         for seat, card in trick.plays:
             if seat == winner:
