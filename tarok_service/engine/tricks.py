@@ -129,11 +129,11 @@ def winning_index(cards: Sequence[Card], rules: TrickRules) -> int:
                 best, index = card, i
         elif trumps_win and card.suit == trump:
             best, index = card, i
-    if emperor and trumps_win and best.rank == SKIS and best.suit == trump:
-        # trumps winning, an emperor's trick holds the skis and so would go to one: the
-        # pagat's claim is only checked then (hot path)
-        if is_emperor(cards, rules):
-            return _emperor_pagat(cards, trump)
+    # trumps winning, an emperor's trick holds the skis and so would go to one: the pagat's
+    # claim is only checked then (hot path)
+    skis_wins = emperor and trumps_win and best.rank == SKIS and best.suit == trump
+    if skis_wins and is_emperor(cards, rules):
+        return _emperor_pagat(cards, trump)
     return index
 
 
