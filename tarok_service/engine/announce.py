@@ -142,9 +142,18 @@ class AnnouncementRound(Generic[S]):
     def replay_round(self, s: S, moves: Sequence[Move], start: int) -> tuple[S, int]:
         """Validated moves of the round from `moves[start]` on, applied at once to the end of
         the round (or of `moves`), equal to `apply_round` move by move."""
-        todo = iter(moves[start:])
-        state, count = self._run_round(s, lambda _, __: next(todo, None))
-        return state, start + count
+        seat, passes, players, i, total = s.turn, s.passes, s.players, start, len(moves)
+        assert seat is not None
+        while i < total:
+            move = moves[i]
+            i += 1
+            if move.kind == _PASS:
+                if passes + 1 == players:  # the last pass: play starts
+                    return self._start_play(s), i
+                passes, seat = passes + 1, (seat + 1) % players
+                continue
+            passes, s = 0, self._say(s, seat, move)
+        return evolve(s, passes=passes, turn=seat), i
 
     def playout_round(self, s: S, pick: Callable[[list[Move]], Move]) -> S:
         """The round played to its end by `pick`, equal to `apply_round(pick(legal_round))`
@@ -161,23 +170,6 @@ class AnnouncementRound(Generic[S]):
                 seat = (seat + 1) % players
             else:
                 passes, s = 0, self._say(s, seat, move)
-
-    def _run_round(self, s: S, next_move: Callable[[S, int], Move | None]) -> tuple[S, int]:
-        """The round from `s` on, each move `next_move(state, seat)` (None: no more moves), and
-        how many moves it took. A pass only moves the turn on (kept in locals: the hooks are
-        asked with the seat and read what was said, not `turn`/`passes`); a saying makes the
-        next state."""
-        seat, passes, players, count = s.turn, s.passes, s.players, 0
-        assert seat is not None
-        while (move := next_move(s, seat)) is not None:
-            count += 1
-            if move.kind == _PASS:
-                if passes + 1 == players:  # the last pass: play starts
-                    return self._start_play(s), count
-                passes, seat = passes + 1, (seat + 1) % players
-                continue
-            passes, s = 0, self._say(s, seat, move)
-        return evolve(s, passes=passes, turn=seat), count
 
     def _start_play(self, s: S) -> S:
         """Trick play starting, as `trickplay.start_tricks` makes it."""

@@ -188,7 +188,7 @@ class TrickPlay(Generic[S]):
                 _set(work, "tricks", tuple(tricks))
                 piles = None
             after = tuple([tuple(h.values()) for h in hands])
-            state = work = self.complete_in_place(work, after, tuple(plays), rules, won)
+            state = work = self.complete_in_place(work, after, tuple(plays), rules, won, cards)
             if state.phase != TRICKS or state.turn is None:
                 return state, i
             if state.hands is not after:  # a hook changed the hands
@@ -214,10 +214,13 @@ class TrickPlay(Generic[S]):
         plays: tuple[tuple[int, Card], ...],
         rules: t.TrickRules,
         won: int | None = None,
+        cards: Sequence[Card] | None = None,
     ) -> S:
         """`complete_trick` on a private copy of the state (one no one else holds), changed in
-        place; for the fast paths (replay, playouts). `won`: the trick's winner, if known."""
-        cards = [c for _, c in plays]
+        place; for the fast paths (replay, playouts). `won`: the trick's winner, `cards`: the
+        trick's cards in playing order, if known."""
+        if cards is None:
+            cards = [c for _, c in plays]
         if won is None:
             won = plays[t.winning_index(cards, rules)][0]
         trick = _new_trick(plays, won)
@@ -229,6 +232,10 @@ class TrickPlay(Generic[S]):
         _set(work, "turn", won)
         after = self.after_trick(work, trick)
         if self.hand_over(after):
+            if after is work and type(self).finish_play is TrickPlay.finish_play:
+                _set(work, "phase", SCORED)  # `finish_play` on the private copy itself
+                _set(work, "turn", None)
+                return work
             return self.finish_play(after)
         if after.turn != won:
             if after is not work:

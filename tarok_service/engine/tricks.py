@@ -107,8 +107,8 @@ def winning_index(cards: Sequence[Card], rules: TrickRules) -> int:
         if not others:
             return 0
         return others[winning_index([cards[i] for i in others], _plain(rules))]
-    trump = rules.trump
-    if rules.emperor:
+    trump, trumps_win, emperor = rules.trump, rules.trumps_win, rules.emperor
+    if emperor and not trumps_win:
         for c in cards:  # a cheap test first (hot path): is a pagat in the trick at all?
             if c.rank == PAGAT and c.suit == trump:
                 if is_emperor(cards, rules):
@@ -116,7 +116,7 @@ def winning_index(cards: Sequence[Card], rules: TrickRules) -> int:
                 break
     # `beats` inlined (hot path): the best card so far and its index
     led = best = cards[0]
-    index, tie, trumps_win = 0, rules.tie, rules.trumps_win
+    index, tie = 0, rules.tie
     for i in range(1, len(cards)):
         card = cards[i]
         if card.suit == best.suit:
@@ -129,6 +129,11 @@ def winning_index(cards: Sequence[Card], rules: TrickRules) -> int:
                 best, index = card, i
         elif trumps_win and card.suit == trump:
             best, index = card, i
+    # trumps winning, an emperor's trick holds the skis and so would go to one: the pagat's
+    # claim is only checked then (hot path)
+    skis_wins = emperor and trumps_win and best.rank == SKIS and best.suit == trump
+    if skis_wins and is_emperor(cards, rules):
+        return _emperor_pagat(cards, trump)
     return index
 
 

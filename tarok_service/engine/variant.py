@@ -201,10 +201,11 @@ class Variant(ABC, Generic[S]):
         Unvalidated moves give undefined results."""
         todo = moves if isinstance(moves, (list, tuple)) else list(moves)
         i, total = 0, len(todo)
+        table = self.__dict__.get("_phase_rules") or self.checked_table()
         while i < total:
             if state.finished:
                 raise IllegalMove(m.HAND_FINISHED, "the hand is over")
-            rule = self.phase_rule(state.phase)
+            rule = table.get(state.phase) or self.phase_rule(state.phase)  # EngineBug if none
             if rule.replay is not None:
                 state, i = rule.replay(state, todo, i)
             else:

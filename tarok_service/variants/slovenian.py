@@ -40,6 +40,7 @@ __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily
 
 _PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
+_GIFT_COPY = copier(SlovenianState, "talon", "piles", "gifts")  # klop's talon card to a winner
 
 
 @cache
@@ -197,7 +198,10 @@ class SlovenianFamily(
             talon = itemgetter(*talon_at(order))(own)
         phase, turn = (Phase.REDEAL, None) if redeal else (Phase.BIDDING, bidding_turn)
         copy = _DEALT_COPY
-        return copy(self._blank(rules), dealer, phase, turn, tuple(hands), talon, auction)  # type: ignore[no-any-return]
+        dealt: SlovenianState = copy(
+            self._blank(rules), dealer, phase, turn, tuple(hands), talon, auction
+        )
+        return dealt
 
     def _deal_plan(
         self, players: int, dealer: int
@@ -303,10 +307,33 @@ class SlovenianFamily(
         self, s: SlovenianState, moves: Sequence[Move], start: int
     ) -> tuple[SlovenianState, int]:
         """Validated bids from `moves[start]` on, applied at once (one state at the end), equal
-        to `apply_bidding` one by one; stops after the bid that ends the auction."""
-        todo = iter(moves[start:])
-        state, count = self._run_bids(s, lambda _, __: next(todo, None))
-        return state, start + count
+        to `apply_bidding` one by one; stops after the bid that ends the auction. The bids are
+        kept on locals (a list, the count of passes), their facts come from `_bid_facts`."""
+        auction, seat = s.auction, s.turn
+        assert auction is not None and seat is not None
+        bids, facts = [*auction.bids], [*s.facts]
+        index, known, players = self.contract_index, self._bid_facts, len(bids)
+        passed, i, total = bids.count(PASSED), start, len(moves)
+        while i < total:
+            move = moves[i]
+            i += 1
+            if move.kind == _PASS:
+                bids[seat] = PASSED
+                passed += 1
+                fact = known.get((seat, PASSED)) or self._bid_fact((seat, PASSED))
+            else:
+                bid = bids[seat] = index[move.value]
+                fact = known.get((seat, bid)) or self._bid_fact((seat, bid))
+                if passed == players - 1:  # all the others passed: this bid ends it
+                    facts.append(fact)
+                    done = Auction(auction.forehand, tuple(bids))
+                    return self._contract_chosen(s, seat, bid, done, tuple(facts)), i
+            facts.append(fact)
+            seat = (seat + 1) % players
+            while bids[seat] == PASSED:
+                seat = (seat + 1) % players
+        done = Auction(auction.forehand, tuple(bids))
+        return evolve(s, auction=done, facts=tuple(facts), turn=seat), i
 
     def playout_bidding(
         self, s: SlovenianState, pick: Callable[[list[Move]], Move]
@@ -332,29 +359,6 @@ class SlovenianFamily(
         seat, bid = said
         found = self._bid_facts[said] = shared_fact(seat, _BID, self._bid_values[bid])
         return found
-
-    def _run_bids(
-        self, s: SlovenianState, next_move: Callable[[list[int | None], int], Move | None]
-    ) -> tuple[SlovenianState, int]:
-        """The auction from `s` on, each bid `next_move(bids so far, seat)` (None: no more
-        bids), on locals with one state at the end, and how many bids it took."""
-        auction, seat = s.auction, s.turn
-        assert auction is not None and seat is not None
-        bids, facts = [*auction.bids], [*s.facts]
-        index, players, count = self.contract_index, len(bids), 0
-        while (move := next_move(bids, seat)) is not None:
-            count += 1
-            bid = PASSED if move.kind == _PASS else index[move.value]
-            bids[seat] = bid
-            facts.append(shared_fact(seat, _BID, move.value or _PASS))
-            if bid != PASSED and all(b == PASSED for o, b in enumerate(bids) if o != seat):
-                done = Auction(auction.forehand, tuple(bids))
-                return self._contract_chosen(s, seat, bid, done, tuple(facts)), count
-            seat = (seat + 1) % players
-            while bids[seat] == PASSED:
-                seat = (seat + 1) % players
-        done = Auction(auction.forehand, tuple(bids))
-        return evolve(s, auction=done, facts=tuple(facts), turn=seat), count
 
     def _contract_chosen(
         self,
@@ -532,7 +536,8 @@ class SlovenianFamily(
         if c.id == "klop" and s.talon:
             gift = s.talon[0]
             piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
-            return evolve(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, gift))
+            gifted: SlovenianState = _GIFT_COPY(s, s.talon[1:], piles, (*s.gifts, gift))
+            return gifted
         winner, win_card = trick.winner, trick.plays[0][1]
         for seat, card in trick.plays:
             if seat == winner:

@@ -10,7 +10,7 @@ from ..engine.cards import FIGURE_FACES, QUEEN, Card, Deck
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.state import evolve, replace_at, without
-from ..engine.view import Fact, shared_fact
+from ..engine.view import shared_fact
 from .slovenian_data import Contract
 from .slovenian_family import Family
 from .slovenian_state import Kind, Phase, SlovenianState, is_suit_king, is_trula
@@ -72,9 +72,14 @@ class CallAndExchange:
         """The holders of the called cards other than the declarer are his partners (none when
         he holds them, one when one player holds them all); a called card in the talon is a
         zaruf."""
-        holders = {seat for seat, hand in enumerate(s.hands) for c in cards if c in hand}
-        partners = tuple(sorted(holders - {s.declarer}))
         in_talon = tuple(c for c in cards if c in s.talon)
+        wanted = {id(c) for c in cards}  # by identity first: a card's `__eq__` is slow
+        found = [seat for seat, hand in enumerate(s.hands) for c in hand if id(c) in wanted]
+        if len(found) + len(in_talon) == len(cards):  # each called card found once
+            holders = set(found)
+        else:  # a hand holds equal cards that are not the same objects
+            holders = {seat for seat, hand in enumerate(s.hands) for c in cards if c in hand}
+        partners = tuple(sorted(holders - {s.declarer}))
         return evolve(s, called=cards, partners=partners, talon_kings=in_talon)
 
     def legal_calling(self, s: SlovenianState) -> list[Move]:
@@ -84,7 +89,7 @@ class CallAndExchange:
         return m.CALL_NOT_ALLOWED if move.kind == Kind.CALL else m.WRONG_PHASE
 
     def apply_calling(self, s: SlovenianState, move: Move) -> SlovenianState:
-        facts = (*s.facts, Fact(s.declarer, Kind.CALL, move.value))
+        facts = (*s.facts, shared_fact(s.declarer, Kind.CALL, move.value))
         called = self.with_call(s, self.call_cards(s, move.value))
         return evolve(called, phase=Phase.TALON, exposed_talon=s.talon, facts=facts)
 
@@ -190,7 +195,7 @@ class CallAndExchange:
             talon=rest,
             to_discard=len(chosen),
             hands=replace_at(s.hands, s.declarer, hand),
-            facts=(*s.facts, Fact(s.declarer, Kind.PICK, str(index))),
+            facts=(*s.facts, shared_fact(s.declarer, Kind.PICK, str(index))),
         )
 
     def _take(self, s: SlovenianState, card: Card) -> SlovenianState:
@@ -203,7 +208,7 @@ class CallAndExchange:
             s,
             talon=without(s.talon, card),
             hands=replace_at(s.hands, s.declarer, hand),
-            facts=(*s.facts, Fact(s.declarer, Kind.PICK, deck.codes[card])),
+            facts=(*s.facts, shared_fact(s.declarer, Kind.PICK, deck.codes[card])),
         )
         if len(s.exposed_talon) - len(s.talon) < count:
             return s

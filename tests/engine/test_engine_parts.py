@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tarok_service.engine import kontra, tricks
@@ -103,6 +105,37 @@ def test_trick_winner_basics_and_colour_valat() -> None:
     no_trumps = tricks.TrickRules(trumps_win=False, emperor_needs_tarok_lead=True)
     assert tricks.winning_index(c("HQ T22 T21 T1"), no_trumps) == 0
     assert tricks.winning_index(c("T5 T22 T21 T1"), no_trumps) == 3
+
+
+def _winning_index_by_definition(cards: list[Card], rules: tricks.TrickRules) -> int:
+    """The emperor's pagat if the trick is one, else the card `beats` leaves best."""
+    if rules.emperor and tricks.is_emperor(cards, rules):
+        return tricks._emperor_pagat(cards, rules.trump)
+    index = 0
+    for i in range(1, len(cards)):
+        if tricks.beats(cards[i], cards[index], cards[0], rules):
+            index = i
+    return index
+
+
+@pytest.mark.parametrize("trumps_win", [True, False])
+@pytest.mark.parametrize("order", [tricks.EMPEROR_ANY, tricks.EMPEROR_PAGAT_LAST,
+                                   tricks.EMPEROR_MOND_SKIS_PAGAT])
+@pytest.mark.parametrize("tie", [tricks.TIE_FIRST, tricks.TIE_LEAD_PACK, tricks.TIE_LAST])
+def test_winning_index_equals_its_definition(trumps_win: bool, order: str, tie: str) -> None:
+    """The inlined winner (the emperor checked only when the skis would win, when trumps
+    win) equals the emperor rule then `beats`, on random tricks rich in trulas."""
+    deck = tarok54(packs=2)
+    trulas = [x for x in deck.cards if x.suit == TAROK and x.rank in (1, 21, 22)]
+    rng = random.Random(f"{trumps_win}{order}{tie}")
+    for lead in (False, True):
+        rules = tricks.TrickRules(trumps_win=trumps_win, emperor_order=order, tie=tie,
+                                  emperor_needs_tarok_lead=lead)
+        for _ in range(400):
+            pool = [*trulas, *rng.sample(deck.cards, 6)]
+            cards = rng.sample(pool, rng.randint(2, 5))
+            expected = _winning_index_by_definition(cards, rules)
+            assert tricks.winning_index(cards, rules) == expected, cards
 
 
 def test_identical_cards_back_tie_break() -> None:

@@ -395,3 +395,33 @@ def test_views_and_labels_show_the_back() -> None:
     state = do(state, *PASSES_8, "bid:three", "call:HK", "talon:0")
     assert DT.label(state, Move("discard", "S10.1")) == "Discard ♠10 (blue back)"
     assert DT.view(state, 5).public[0].cards == cards(TALON_8)
+
+
+def _copies(state: SlovenianState) -> SlovenianState:
+    """The same state with every card in the hands and the talon an equal new object."""
+
+    def fresh(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        return tuple(Card(c.suit, c.rank, c.pack) for c in cards)
+
+    return replace(state, hands=tuple(fresh(h) for h in state.hands), talon=fresh(state.talon))
+
+
+@pytest.mark.parametrize(
+    ("players", "moves"),
+    [
+        (8, [*PASSES_8, "bid:three", "call:HK"]),
+        (8, [*PASSES_8, "bid:two", "call:SK"]),
+        (6, [*["pass"] * 5, "bid:three", "call:CK"]),
+        (4, ["pass", "pass", "pass", "bid:six", "call:HK.2"]),
+    ],
+)
+def test_call_with_equal_copies_of_the_cards_finds_the_same_partners(
+    players: int, moves: list[str]
+) -> None:
+    """The holders of the called cards are found by identity first: hands holding equal cards
+    that are not the deck's own objects give the same team (the equality fallback)."""
+    start = deal8() if players == 8 else dealt(players)
+    before = do(start, *moves[:-1])
+    ours, copied = do(before, moves[-1]), do(_copies(before), moves[-1])
+    assert copied.partners == ours.partners and copied.talon_kings == ours.talon_kings
+    assert copied.called == ours.called
