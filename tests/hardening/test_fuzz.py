@@ -9,9 +9,11 @@ nothing was written to the store.
 from __future__ import annotations
 
 import os
+import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import grpc
 import psycopg
@@ -20,6 +22,7 @@ from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from psycopg import sql
 from tarok_proto.tarok.v1 import cards_pb2, moves_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
@@ -89,8 +92,12 @@ def store(
             with sqlite3.connect(path) as conn:
                 return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
 
-    else:
-        dsn: str = request.getfixturevalue("postgres_dsn")
+    else:  # a database of its own: another test run on the same server must not be counted
+        admin: str = request.getfixturevalue("postgres_dsn")
+        name = f"fuzz_{secrets.token_hex(6)}"
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        dsn = urlunsplit(urlsplit(admin)._replace(path=f"/{name}"))
         server = ServerThread(config(store_url=dsn))
 
         def count() -> int:
@@ -98,8 +105,14 @@ def store(
                 row = conn.execute("SELECT count(*) FROM events").fetchone()
                 return 0 if row is None else int(row[0])
 
-    yield Store(request.param, server, count)
-    server.stop()
+    try:
+        yield Store(request.param, server, count)
+    finally:
+        server.stop()
+        if request.param == "postgres":
+            with psycopg.connect(admin, autocommit=True) as conn:
+                drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)")
+                conn.execute(drop.format(sql.Identifier(name)))
 
 
 @st.composite
