@@ -81,7 +81,7 @@ class SlovenianFamily(
         # A bid's value in its fact: the contract's id, or "pass" (PASSED = -1: the last entry).
         self._bid_values = (*(c.id for c in f.contracts), _PASS)
         self._bid_facts: dict[tuple[int, int], Fact] = {}  # (seat, bid) -> its fact
-        self._round_memo: dict[tuple[Any, ...], tuple[Rules, tuple[Move, ...]]] = {}
+        self._memos: dict[tuple[int, str], tuple[Rules, dict[object, tuple[Any, ...]]]] = {}
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
         return {
@@ -268,15 +268,13 @@ class SlovenianFamily(
     def _memo(self, rules: Rules, name: str) -> dict[object, tuple[Any, ...]]:
         """A bounded memo of results that depend only on this rule set, the table `rules`
         (looked up by identity: hashing rules is slow) and the key the caller builds."""
-        memos: dict[tuple[int, str], tuple[Rules, dict[object, tuple[Any, ...]]]] | None
-        memos = self.__dict__.get("_memos")
-        if memos is None:
-            memos = self.__dict__["_memos"] = {}
-        found = memos.get((id(rules), name))
+        memos = self._memos
+        key = (id(rules), name)
+        found = memos.get(key)
         if found is None or found[0] is not rules:
             if len(memos) >= 64:
                 memos.clear()
-            found = memos[(id(rules), name)] = (rules, {})
+            found = memos[key] = (rules, {})
         memo = found[1]
         if len(memo) >= 4096:
             memo.clear()
@@ -405,7 +403,6 @@ class SlovenianFamily(
         rules = s.rules
         holds = self._holdings(s)[seat] if self.contract_table[s.contract].bonuses else None
         key = (
-            id(rules),
             s.contract,
             s.declarer,
             s.partners,
@@ -415,13 +412,11 @@ class SlovenianFamily(
             s.levels,
             holds,
         )
-        memo = self._round_memo
+        memo = self._memo(rules, "round")
         found = memo.get(key)
-        if found is None or found[0] is not rules:
-            if len(memo) >= 4096:
-                memo.clear()
-            found = memo[key] = (rules, tuple(self._round_moves(s, seat)))
-        return found[1]
+        if found is None:
+            found = memo[key] = tuple(self._round_moves(s, seat))
+        return found
 
     def announceable(self, s: SlovenianState, seat: int) -> list[str]:
         """Items above every item already announced in their group, by a seat that has not
@@ -559,25 +554,19 @@ class SlovenianFamily(
     def _mondfang_counts(self, s: SlovenianState) -> bool:
         """Whether a captured mond counts in this contract."""
         c = self.contract_table[s.contract]
-        return bool(
-            c.bonuses or (c.id == "solo_without" and s.rules.flag("mondfang_solo_without"))
-        )
+        return bool(c.bonuses or (c.id == "solo_without" and s.rules.flag("mondfang_solo_without")))
 
     def trick_watch(self, s: SlovenianState) -> TrickWatch:
         """`after_trick` acts on every trick of klop while the talon lasts, on a trick with a
         called card from the talon (zaruf) or with a mond (mondfang); `hand_over` on a trick
         the declarer wins in beggar, or loses in valat."""
         kings = s.talon_kings if s.talon and not s.talon_won else ()
-        key = (id(s.rules), s.contract, s.declarer, bool(s.talon), kings)  # all it reads
-        memo: dict[tuple[Any, ...], tuple[Rules, TrickWatch]]
-        memo = self.__dict__.setdefault("_watches", {})
+        key = (s.contract, s.declarer, bool(s.talon), kings)  # all it reads, with the rules
+        memo = self._memo(s.rules, "watch")
         found = memo.get(key)
-        if found is not None and found[0] is s.rules:
-            return found[1]
-        if len(memo) >= 256:
-            memo.clear()
-        watch = self._trick_watch(s)
-        memo[key] = (s.rules, watch)
+        if found is None:
+            found = memo[key] = (self._trick_watch(s),)
+        watch: TrickWatch = found[0]
         return watch
 
     def _trick_watch(self, s: SlovenianState) -> TrickWatch:
