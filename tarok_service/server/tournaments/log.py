@@ -8,7 +8,7 @@ store. Two more logs are shared by all tournaments: the registry of running tour
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from google.protobuf.message import Message
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
@@ -80,7 +80,9 @@ def not_found(tournament_id: str) -> e.ServiceError:
 
 @dataclass
 class TournamentState:
-    """A tournament at `version` (a per-replica cache value, never the truth)."""
+    """A tournament at `version` (a per-replica cache value, never the truth). A state handed
+    out by `TournamentLogs.load` is not changed afterwards: a caller that decides on it
+    across awaits (a worker's round, appending at its version) sees one version throughout."""
 
     tournament_id: str
     version: int
@@ -111,6 +113,16 @@ class TournamentState:
     def records(self) -> list[GameRecord]:
         """The finished games, for the standings."""
         return [record(self.games[g], r) for g, r in sorted(self.results.items())]
+
+    def copy(self) -> TournamentState:
+        """A copy to fold newer events into (the schedule and spec are shared, never changed)."""
+        return replace(
+            self,
+            started=dict(self.started),
+            results=dict(self.results),
+            forfeited=set(self.forfeited),
+            checked_in=set(self.checked_in),
+        )
 
     def apply(self, seq: int, body: Body) -> None:
         """Fold one event (events at or before `version` are ignored)."""
@@ -173,21 +185,25 @@ class TournamentLogs:
         self._states: dict[str, TournamentState] = {}
 
     async def load(self, tournament_id: str) -> TournamentState:
-        """The tournament at the store's latest version; NOT_FOUND when it has no log."""
+        """The tournament at the store's latest version; NOT_FOUND when it has no log. News
+        make a new state: one returned earlier stays at its version (see TournamentState)."""
         known = self._states.get(tournament_id)
         stored = await self.ctx.store.read(tournament_id, known.version if known else 0)
         state = self._states.get(tournament_id)  # another call may have loaded it meanwhile
-        for item in stored:
+        news = [item for item in stored if state is None or item.seq > state.version]
+        for item in news:
             body = decode(item)
             if state is None:
                 if not isinstance(body, tm.TournamentCreated):
                     raise not_found(tournament_id)
                 state = created_state(tournament_id, item.seq, body, item.created_at)
-                self._states[tournament_id] = state
-            else:
-                state.apply(item.seq, body)
+                continue
+            if state is self._states.get(tournament_id):
+                state = state.copy()
+            state.apply(item.seq, body)
         if state is None:
             raise not_found(tournament_id)
+        self._states[tournament_id] = state
         return state
 
     def peek(self, tournament_id: str) -> TournamentState | None:
