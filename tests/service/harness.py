@@ -40,10 +40,12 @@ def config(**changes: Any) -> ServerConfig:
 
 
 class ServerThread:
-    """A server from `create_server` running on its own event loop in a daemon thread."""
+    """A server from `create_server` running on its own event loop in a daemon thread. A
+    `store` given is opened on that loop, so `stop` closes it there too."""
 
     def __init__(self, cfg: ServerConfig, store: EventStore | None = None) -> None:
         self.config = cfg
+        self.store = store
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -62,6 +64,8 @@ class ServerThread:
     def stop(self) -> None:
         self.channel.close()
         self.run(shutdown(self.server, 0))
+        if self.store is not None:
+            self.run(self.store.close())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(30)
         self.loop.close()
