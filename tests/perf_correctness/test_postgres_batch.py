@@ -43,13 +43,15 @@ async def opened(store: PostgresEventStore) -> AsyncIterator[PostgresEventStore]
 def count_batches(store: PostgresEventStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The sizes of the batches `store` writes from now on, in order."""
     sizes: list[int] = []
-    write_batch = store._write_batch
+    writer = store._writer
+    assert writer is not None
+    write_batch = writer._write_batch
 
-    async def counted(batch: list[Pending]) -> None:
+    def counted(batch: list[Pending]) -> None:
         sizes.append(len(batch))
-        await write_batch(batch)
+        write_batch(batch)
 
-    monkeypatch.setattr(store, "_write_batch", counted)
+    monkeypatch.setattr(writer, "_write_batch", counted)
     return sizes
 
 
@@ -161,10 +163,12 @@ def test_the_writer_keeps_one_connection_and_replaces_it_when_it_is_lost(dsn: st
         async with opened(PostgresEventStore(dsn)) as s:
             t = table()
             pids = set()
+            writer = s._writer
+            assert writer is not None
             for n in range(1, 6):
                 await s.append(t, n - 1, [ev(n, f"r{n}")], NOW)
-                assert s._write_conn is not None
-                pids.add(s._write_conn.info.backend_pid)
+                assert writer.conn is not None
+                pids.add(writer.conn.info.backend_pid)
             assert len(pids) == 1  # one connection for every append, no pool hop
             with psycopg.connect(dsn, autocommit=True) as admin:
                 admin.execute("SELECT pg_terminate_backend(%s)", (pids.pop(),))
@@ -174,10 +178,10 @@ def test_the_writer_keeps_one_connection_and_replaces_it_when_it_is_lost(dsn: st
             assert [e.request_id for e in await s.read(t)] == [f"r{n}" for n in range(1, 7)]
             with pytest.raises(DuplicateRequest):  # a failed statement keeps the connection
                 await s.append(t, 6, [ev(7, "r6")], NOW)
-            kept = s._write_conn
+            kept = writer.conn
             with pytest.raises(VersionConflict):
                 await s.append(t, 3, [ev(7)], NOW)
-            assert s._write_conn is kept and await s.append(t, 6, [ev(7)], NOW) == 7
+            assert writer.conn is kept and await s.append(t, 6, [ev(7)], NOW) == 7
 
     asyncio.run(body())
 
