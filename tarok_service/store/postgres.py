@@ -14,15 +14,14 @@ client than Python lists dumped as arrays. Reads go through the async pool.
 A lone append, and every append of a batch that lost an insert race to another replica,
 goes through the single-append statement, whose unique-key errors are mapped to
 `VersionConflict` / `DuplicateRequest`. Each store instance keeps one dedicated LISTEN
-connection and fans notifications out to its in-process waiters; a watcher on one replica
-therefore sees moves made on another.
+connection, on a thread of its own (`_pglisten.py`), and fans notifications out to its
+in-process waiters; a watcher on one replica therefore sees moves made on another.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -31,7 +30,8 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from ._pending import Pending, Row
-from ._pgwrite import CHANNEL, FIND, PRIMARY_KEY, REQUEST_INDEX, VERSION, PgWriter
+from ._pglisten import PgListener
+from ._pgwrite import FIND, PRIMARY_KEY, REQUEST_INDEX, VERSION, PgWriter
 from ._wakeup import TableSignals, wait_for_version
 from .base import (
     NewEvent,
@@ -111,8 +111,7 @@ class PostgresEventStore:
         self._open_timeout = open_timeout
         self._pool: AsyncConnectionPool[Any] | None = None
         self._signals = TableSignals()
-        self._listener: asyncio.Task[None] | None = None
-        self._listen_conn: psycopg.AsyncConnection[Any] | None = None
+        self._listener: PgListener | None = None  # the LISTEN connection's thread
         self._writer: PgWriter | None = None  # the group commit's thread and connection
 
     @property
@@ -136,16 +135,18 @@ class PostgresEventStore:
             reconnect_timeout=self._timeout,
         )
         await pool.open(wait=True, timeout=self._open_timeout)
+        timeout = _connect_timeout(self._timeout)
+        listener = PgListener(self._dsn, timeout, self._signals, asyncio.get_running_loop())
         try:
             await _create_schema(pool)
-            conn = await self._listen_connection()
+            await asyncio.to_thread(listener.connect)
         except BaseException:
             await pool.close()
             raise
         self._pool = pool
-        self._writer = PgWriter(self._dsn, _connect_timeout(self._timeout))
-        self._listen_conn = conn
-        self._listener = asyncio.create_task(self._listen(conn))
+        self._writer = PgWriter(self._dsn, timeout)
+        self._listener = listener
+        listener.start()
 
     async def close(self) -> None:
         """Stop listening and close every connection (appends being written finish first)."""
@@ -156,13 +157,8 @@ class PostgresEventStore:
             await writer.close()
         pool, self._pool = self._pool, None
         if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-            self._listener = None
-        if self._listen_conn is not None:  # the task may have been cancelled before it ran
-            await self._listen_conn.close()
-            self._listen_conn = None
+            listener, self._listener = self._listener, None
+            await listener.close()
         await pool.close()
         self._signals.wake_all()
 
@@ -285,66 +281,6 @@ class PostgresEventStore:
         if self._pool is None:
             raise StoreClosed()
         return self._pool
-
-    async def _listen_connection(self) -> psycopg.AsyncConnection[Any]:
-        """Open a dedicated autocommit connection subscribed to the channel."""
-        conn = await psycopg.AsyncConnection.connect(
-            self._dsn, autocommit=True, connect_timeout=_connect_timeout(self._timeout)
-        )
-        try:
-            await conn.execute(f"LISTEN {CHANNEL}")
-        except BaseException:
-            await conn.close()
-            raise
-        return conn
-
-    async def _listen(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        """Fan notifications out to waiters; reconnect (waking everyone) if the link drops."""
-        try:
-            while True:
-                try:
-                    async for note in conn.notifies():
-                        self._on_notify(note.payload)
-                except (psycopg.Error, OSError):
-                    pass
-                self._signals.wake_all()  # waiters re-check now (and fail while it is down)
-                await conn.close()
-                conn = await self._reconnect()
-                self._listen_conn = conn
-                self._signals.wake_all()  # notifications may have been missed meanwhile
-        finally:
-            self._listen_conn = None
-            await conn.close()
-
-    async def _reconnect(self) -> psycopg.AsyncConnection[Any]:
-        """Retry the listener connection with a capped back-off until it succeeds."""
-        delay = 0.1
-        while True:
-            try:
-                return await self._listen_connection()
-            except (psycopg.Error, OSError):
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 1.0)
-
-    def _on_notify(self, payload: str) -> None:
-        """Handle one notification: `table_id:seq`, or a batch's JSON [[table_id, seq], ...]."""
-        for table_id, seq in _notified(payload):
-            if seq is None:
-                self._signals.wake_all()
-            else:
-                self._signals.wake(table_id, seq)
-
-
-def _notified(payload: str) -> list[tuple[str, int | None]]:
-    """(table id, seq) pairs of a notification; seq None when it cannot be read."""
-    if payload.startswith("[["):
-        try:
-            pairs = json.loads(payload)
-            return [(str(t), int(v)) for t, v in pairs]
-        except (ValueError, TypeError):
-            pass
-    table_id, sep, seq = payload.rpartition(":")
-    return [(table_id, int(seq) if sep and seq.isdigit() else None)]
 
 
 def _connect_timeout(timeout: float) -> int:

@@ -12,7 +12,8 @@ import pytest
 
 from tarok_service.store import DuplicateRequest, NewEvent, StoreUnavailable, VersionConflict
 from tarok_service.store._pending import Pending
-from tarok_service.store.postgres import PostgresEventStore, _notified
+from tarok_service.store._pglisten import notified
+from tarok_service.store.postgres import PostgresEventStore
 from tests.pg_locks import until_a_session_waits_on_a_lock
 
 NOW = 1_700_000_000.5
@@ -155,7 +156,7 @@ def test_a_batch_that_loses_an_insert_race_retries_each_append(dsn: str) -> None
     ],
 )
 def test_notification_payloads(payload: str, expected: list[tuple[str, int | None]]) -> None:
-    assert _notified(payload) == expected
+    assert notified(payload) == expected
 
 
 def test_the_writer_keeps_one_connection_and_replaces_it_when_it_is_lost(dsn: str) -> None:
