@@ -15,6 +15,7 @@ import contextlib
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 import psycopg
@@ -275,7 +276,7 @@ def next_batch(pending: list[Pending]) -> tuple[list[Pending], list[Pending]]:
     tables: set[str] = set()
     chars = 0
     for item in pending:
-        size = len(json.dumps([item.table_id, item.expected + len(item.rows)])) + 2
+        size = note_chars(item.table_id, item.expected + len(item.rows)) + 2
         if (
             item.table_id in tables
             or len(batch) >= MAX_BATCH
@@ -287,3 +288,8 @@ def next_batch(pending: list[Pending]) -> tuple[list[Pending], list[Pending]]:
         chars += size
         batch.append(item)
     return batch, rest
+
+
+def note_chars(table_id: str, seq: int) -> int:
+    """len(json.dumps([table_id, seq])), without building the text's encoder each time."""
+    return len(encode_basestring_ascii(table_id)) + len(str(seq)) + 4
