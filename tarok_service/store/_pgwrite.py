@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import json
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
@@ -100,17 +99,24 @@ MAX_NOTE_CHARS = 6000  # JSON characters per batch notification (payloads stop a
 class PgWriter:
     """The appends of one store: queued by the event loop, written by one thread."""
 
-    def __init__(self, dsn: str, connect_timeout: int) -> None:
+    def __init__(self, dsn: str, connect_timeout: int, loop: asyncio.AbstractEventLoop) -> None:
         self._dsn = dsn
         self._connect_timeout = connect_timeout
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarok-pg-writer")
+        self._loop = loop  # where the outcomes go
         self._pending: list[Pending] = []
-        self._lock = threading.Lock()
-        self._scheduled = False  # a flush is queued or running on the thread
-        self._closed = False
+        self._lock = threading.Lock()  # guards the four fields below
+        self._scheduled = False  # the thread was woken (or is writing) and will see _pending
+        self._stopping = False  # close() was called: the thread ends once _pending is empty
+        self._closed = False  # it did: appends fail at once
+        # Released once per wake-up (when _scheduled turns True), acquired by the thread: a
+        # plain lock as a binary semaphore, far cheaper for the loop than an executor job.
+        self._wake = threading.Lock()
+        self._wake.acquire()
         self.conn: psycopg.Connection[Any] | None = None  # the thread's own; None when lost
+        self._thread = threading.Thread(target=self._run, name="tarok-pg-writer", daemon=True)
+        self._thread.start()
 
-    def submit(self, item: Pending, loop: asyncio.AbstractEventLoop) -> None:
+    def submit(self, item: Pending) -> None:
         """Queue `item` for the next batch (event loop); its outcome comes to its future."""
         with self._lock:
             closed = self._closed
@@ -120,49 +126,51 @@ class PgWriter:
         if closed:
             item.future.set_exception(StoreClosed())
         elif schedule:
-            self._executor.submit(self._flush, loop)
+            self._wake.release()
 
     async def close(self) -> None:
         """Let the queued appends finish, close the connection and stop the thread."""
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._close_conn)
-        self._executor.shutdown(wait=True)
+        with self._lock:
+            self._stopping = True
+            schedule, self._scheduled = not self._scheduled, True
+        if schedule:
+            self._wake.release()
+        await asyncio.to_thread(self._thread.join)
 
     # -- the writer thread ----------------------------------------------------------------
 
-    def _close_conn(self) -> None:
-        with self._lock:  # appends queued from now on fail with StoreClosed
-            self._closed = True
+    def _run(self) -> None:
+        """Wait to be woken, write what is queued; close the connection when told to stop."""
+        while True:
+            self._wake.acquire()
+            if self._flush():
+                break
         conn, self.conn = self.conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
                 conn.close()
 
-    def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _flush(self) -> bool:
         """Write the queued appends batch by batch until none is left, answering each batch
-        as soon as it is committed."""
+        as soon as it is committed; True when the store is closing (nothing is left)."""
         while True:
             with self._lock:
                 batch, self._pending = next_batch(self._pending)
-                closed = self._closed
                 if not batch:
                     self._scheduled = False
-                    return
-            if closed:
+                    self._closed = self._stopping
+                    return self._closed
+            try:
+                if len(batch) == 1:
+                    self._write_one(batch[0])
+                else:
+                    self._write_batch(batch)
+            except Exception as exc:  # nothing of this batch was written
                 for item in batch:
-                    item.outcome = StoreClosed()
-            else:
-                try:
-                    if len(batch) == 1:
-                        self._write_one(batch[0])
-                    else:
-                        self._write_batch(batch)
-                except Exception as exc:  # nothing of this batch was written
-                    for item in batch:
-                        if item.outcome is None:
-                            item.outcome = exc
+                    if item.outcome is None:
+                        item.outcome = exc
             with contextlib.suppress(RuntimeError):  # the loop is closed: so are the callers
-                loop.call_soon_threadsafe(deliver, batch)
+                self._loop.call_soon_threadsafe(deliver, batch)
 
     def _write_one(self, item: Pending) -> None:
         """One append on its own statement; its outcome (or mapped error) goes to `item`."""

@@ -144,7 +144,7 @@ class PostgresEventStore:
             await pool.close()
             raise
         self._pool = pool
-        self._writer = PgWriter(self._dsn, timeout)
+        self._writer = PgWriter(self._dsn, timeout, asyncio.get_running_loop())
         self._listener = listener
         listener.start()
 
@@ -176,9 +176,8 @@ class PostgresEventStore:
             (table_id, expected_version + i, e.type, e.payload, request_id if i == 1 else None, now)
             for i, e in enumerate(events, start=1)
         ]
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[int] = loop.create_future()
-        writer.submit(Pending(table_id, expected_version, request_id, rows, future), loop)
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        writer.submit(Pending(table_id, expected_version, request_id, rows, future))
         new_version = await future
         self._signals.wake(table_id, new_version)
         return new_version

@@ -277,7 +277,7 @@ def test_close_finishes_queued_appends_and_stops_both_threads(dsn: str) -> None:
         await s.open()
         writer, listener = s._writer, s._listener
         assert writer is not None and listener is not None
-        threads = [*writer._executor._threads, listener._thread]
+        threads = [writer._thread, listener._thread]
         tables = [table() for _ in range(20)]
         calls = [asyncio.create_task(s.append(t, 0, [ev(1)], NOW)) for t in tables]
         await asyncio.sleep(0)  # every append is queued
