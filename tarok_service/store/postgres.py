@@ -125,8 +125,10 @@ class PostgresEventStore:
             return
         pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
             self._dsn,
-            min_size=self._min_size,
-            max_size=self._max_size,
+            # The writer thread's own connection counts against `max_size`, as it did when it
+            # was taken from the pool: the store still opens at most max_size + 1 (LISTEN).
+            min_size=min(self._min_size, max(1, self._max_size - 1)),
+            max_size=max(1, self._max_size - 1),
             kwargs={"autocommit": True, "connect_timeout": _connect_timeout(self._timeout)},
             open=False,
             timeout=self._timeout,
