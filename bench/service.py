@@ -315,6 +315,7 @@ def main() -> int:
         default=os.environ.get("TAROK_BENCH_POSTGRES_DSN"),
         help="PostgreSQL DSN to include (default: $TAROK_BENCH_POSTGRES_DSN)",
     )
+    parser.add_argument("--no-sqlite-full", action="store_true", help="skip SQLite FULL")
     parser.add_argument("--no-sqlite-normal", action="store_true", help="skip SQLite NORMAL")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--repetitions", type=int, default=5)
@@ -325,7 +326,9 @@ def main() -> int:
     sizes = message_sizes()
     procs: list[subprocess.Popen[str]] = []
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        configs = [("sqlite-full", f"sqlite:///{tmp}/full.db", "full")]
+        configs: list[tuple[str, str, str]] = []
+        if not args.no_sqlite_full:
+            configs.append(("sqlite-full", f"sqlite:///{tmp}/full.db", "full"))
         if not args.no_sqlite_normal:
             configs.append(("sqlite-normal", f"sqlite:///{tmp}/normal.db", "normal"))
         if args.postgres:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from .base import StoreClosed
+
 # One row to insert: (table_id, seq, type, payload, request_id, created_at).
 Row = tuple[str, int, str, bytes, str | None, float]
 
@@ -19,3 +21,14 @@ class Pending:
     rows: list[Row]
     future: asyncio.Future[int]
     outcome: int | BaseException | None = None  # set by a worker thread, delivered on the loop
+
+
+def deliver(batch: list[Pending]) -> None:
+    """Resolve the futures of a written batch with their outcomes (event loop)."""
+    for item in batch:
+        if item.future.done():
+            continue
+        if isinstance(item.outcome, int):
+            item.future.set_result(item.outcome)
+        else:
+            item.future.set_exception(item.outcome or StoreClosed())

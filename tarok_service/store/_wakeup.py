@@ -3,7 +3,7 @@
 Backends call `wake` when they learn a table reached a new version (their own append,
 a PostgreSQL notification) and `wake_all` when they only know "something changed"
 (a SQLite file written by another process, a listener reconnect). Waiters then re-check.
-All methods must be called from the event loop thread.
+All methods but `has_waiters` and `watched` must be called from the event loop thread.
 """
 
 from __future__ import annotations
@@ -38,6 +38,10 @@ class TableSignals:
     def has_waiters(self) -> bool:
         """True when at least one caller is waiting."""
         return bool(self._waiters)
+
+    def watched(self, table_id: str) -> bool:
+        """True when a caller is waiting for `table_id` (safe to ask from another thread)."""
+        return table_id in self._waiters
 
     def wake(self, table_id: str, seq: int | None = None) -> None:
         """Wake the waiters of one table; `seq` is a committed version if known."""

@@ -5,46 +5,42 @@ and go together in the next one, a single statement (one round trip, one transac
 commit) that checks and inserts each append on its own and sends ONE notification for the
 whole batch, `NOTIFY tarok_events, '[["<table_id>", <seq>], ...]'` (JSON) listing every append
 that went in; a lone append notifies `<table_id>:<seq>`. The notification is delivered
-exactly when the events are committed. The group-commit task writes on a connection of its
-own, taken from the pool once and kept (given back when it breaks); a one-event append, the
-usual move, is sent with plain parameters and a batch as two JSON texts, both far cheaper
-for the client than Python lists dumped as arrays.
+exactly when the events are committed. The group commit runs on a thread of its own
+(`_pgwrite.py`) with a synchronous connection of its own, opened once and kept (replaced
+when it breaks): the event loop only queues an append and awaits its outcome, and psycopg
+releases the GIL while the thread waits for the server. A one-event append, the usual
+move, is sent with plain parameters and a batch as two JSON texts, both far cheaper for the
+client than Python lists dumped as arrays. Reads go through the async pool.
 A lone append, and every append of a batch that lost an insert race to another replica,
 goes through the single-append statement, whose unique-key errors are mapped to
 `VersionConflict` / `DuplicateRequest`. Each store instance keeps one dedicated LISTEN
-connection and fans notifications out to its in-process waiters; a watcher on one replica
-therefore sees moves made on another.
+connection, on a thread of its own (`_pglisten.py`), and fans notifications out to its
+in-process waiters; a watcher on one replica therefore sees moves made on another.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 from collections.abc import Sequence
 from typing import Any
 
 import psycopg
-from psycopg import errors
-from psycopg.pq import TransactionStatus
 from psycopg_pool import AsyncConnectionPool
 
 from ._pending import Pending, Row
+from ._pglisten import PgListener
+from ._pgwrite import FIND, PRIMARY_KEY, REQUEST_INDEX, VERSION, PgWriter
 from ._wakeup import TableSignals, wait_for_version
 from .base import (
-    DuplicateRequest,
     NewEvent,
     StoreClosed,
     StoredEvent,
-    VersionConflict,
     check_append_args,
     unavailable_on,
 )
 
-CHANNEL = "tarok_events"
-PRIMARY_KEY = "events_pkey"
-REQUEST_INDEX = "events_request_id_key"
 _SCHEMA_LOCK = 0x7A70_4B65_7665  # pg_advisory_xact_lock key serialising schema creation
 
 _SCHEMA = (
@@ -84,73 +80,6 @@ FROM events e
 WHERE e.table_id = %(t)s AND (e.seq = 1 OR e.seq >= COALESCE((SELECT seq FROM s), 0))
 ORDER BY e.seq"""
 _NO_BOUND = 2**62
-_VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s"
-_FIND = "SELECT seq FROM events WHERE table_id = %s AND request_id = %s"
-# Check, insert and notify in ONE statement (one round trip, its own transaction in autocommit):
-# the rows go in only when the version matches and the request id is new; a concurrent writer
-# that got there first makes the insert fail on the primary key (mapped to VersionConflict).
-_APPEND = """WITH cur AS (
-    SELECT COALESCE(MAX(seq), 0) AS v,
-        (SELECT seq FROM events WHERE table_id = %(t)s AND request_id = %(r)s) AS dup
-    FROM events WHERE table_id = %(t)s
-), ins AS (
-    INSERT INTO events (table_id, seq, type, payload, request_id, created_at)
-    SELECT %(t)s, x.s, x.ty, x.p, x.r, %(now)s
-    FROM unnest(%(seqs)s::bigint[], %(types)s::text[], %(payloads)s::bytea[], %(rids)s::text[])
-        AS x(s, ty, p, r), cur
-    WHERE cur.v = %(expected)s AND cur.dup IS NULL
-    RETURNING seq
-)
-SELECT cur.v, cur.dup, n.count,
-    CASE WHEN n.count > 0 THEN pg_notify(%(channel)s, %(message)s) END
-FROM cur, (SELECT count(*) AS count FROM ins) AS n"""
-# The same for the usual append of ONE event, with plain parameters: dumping Python lists as
-# arrays costs the client more CPU than the whole round trip.
-_APPEND_ROW = """WITH cur AS (
-    SELECT COALESCE(MAX(seq), 0) AS v,
-        (SELECT seq FROM events WHERE table_id = %(t)s AND request_id = %(r)s::text) AS dup
-    FROM events WHERE table_id = %(t)s
-), ins AS (
-    INSERT INTO events (table_id, seq, type, payload, request_id, created_at)
-    SELECT %(t)s, %(expected)s::bigint + 1, %(type)s, %(payload)s, %(r)s::text, %(now)s
-    FROM cur
-    WHERE cur.v = %(expected)s::bigint AND cur.dup IS NULL
-    RETURNING seq
-)
-SELECT cur.v, cur.dup, n.count,
-    CASE WHEN n.count > 0 THEN pg_notify(%(channel)s, %(message)s) END
-FROM cur, (SELECT count(*) AS count FROM ins) AS n"""
-# Several appends (to distinct tables) in one statement: each goes in only when its table is
-# at its expected version and its request id is new; one pg_notify lists those that went in.
-# The batch travels as two JSON texts (appends, rows; payloads in hex) that the server
-# takes apart: a dozen Python lists dumped as arrays cost the client far more CPU.
-_APPEND_MANY = """WITH a AS (
-    SELECT * FROM json_to_recordset(%(appends)s::json)
-        AS a(i int, t text, expected bigint, r text, last bigint)
-), cur AS (
-    SELECT a.i, a.t, a.expected, a.last,
-        (SELECT COALESCE(MAX(e.seq), 0) FROM events e WHERE e.table_id = a.t) AS v,
-        (SELECT e.seq FROM events e WHERE e.table_id = a.t AND e.request_id = a.r) AS dup
-    FROM a
-), ok AS (
-    SELECT i, t, last FROM cur WHERE v = expected AND dup IS NULL
-), ins AS (
-    INSERT INTO events (table_id, seq, type, payload, request_id, created_at)
-    SELECT x.t, x.s, x.ty, decode(x.p, 'hex'), x.r, x.now
-    FROM json_to_recordset(%(rows)s::json)
-        AS x(i int, t text, s bigint, ty text, p text, r text, now float8)
-    WHERE x.i IN (SELECT i FROM ok)
-    RETURNING 1
-), note AS (
-    SELECT pg_notify(%(channel)s, json_agg(json_build_array(t, last) ORDER BY i)::text) AS sent
-    FROM ok HAVING count(*) > 0
-)
-SELECT cur.i, cur.v, cur.dup, (SELECT count(*) FROM ins), (SELECT count(*) FROM note)
-FROM cur ORDER BY cur.i"""
-_APPEND_KEYS = ("i", "t", "expected", "r", "last")
-_ROW_KEYS = ("i", "t", "s", "ty", "p", "r", "now")
-MAX_BATCH = 64  # appends per group commit
-MAX_NOTE_CHARS = 6000  # JSON characters per batch notification (payloads stop at 8000 bytes)
 _READ = (
     "SELECT table_id, seq, type, payload, request_id, created_at FROM events"
     " WHERE table_id = %s AND seq > %s ORDER BY seq LIMIT %s"
@@ -182,11 +111,8 @@ class PostgresEventStore:
         self._open_timeout = open_timeout
         self._pool: AsyncConnectionPool[Any] | None = None
         self._signals = TableSignals()
-        self._listener: asyncio.Task[None] | None = None
-        self._listen_conn: psycopg.AsyncConnection[Any] | None = None
-        self._pending: list[Pending] = []
-        self._writer: asyncio.Task[None] | None = None
-        self._write_conn: psycopg.AsyncConnection[Any] | None = None  # the writer's own
+        self._listener: PgListener | None = None  # the LISTEN connection's thread
+        self._writer: PgWriter | None = None  # the group commit's thread and connection
 
     @property
     def dsn(self) -> str:
@@ -199,8 +125,10 @@ class PostgresEventStore:
             return
         pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
             self._dsn,
-            min_size=self._min_size,
-            max_size=self._max_size,
+            # The writer thread's own connection counts against `max_size`, as it did when it
+            # was taken from the pool: the store still opens at most max_size + 1 (LISTEN).
+            min_size=min(self._min_size, max(1, self._max_size - 1)),
+            max_size=max(1, self._max_size - 1),
             kwargs={"autocommit": True, "connect_timeout": _connect_timeout(self._timeout)},
             open=False,
             timeout=self._timeout,
@@ -209,37 +137,30 @@ class PostgresEventStore:
             reconnect_timeout=self._timeout,
         )
         await pool.open(wait=True, timeout=self._open_timeout)
+        timeout = _connect_timeout(self._timeout)
+        listener = PgListener(self._dsn, timeout, self._signals, asyncio.get_running_loop())
         try:
             await _create_schema(pool)
-            conn = await self._listen_connection()
+            await asyncio.to_thread(listener.connect)
         except BaseException:
             await pool.close()
             raise
         self._pool = pool
-        self._listen_conn = conn
-        self._listener = asyncio.create_task(self._listen(conn))
+        self._writer = PgWriter(self._dsn, timeout, asyncio.get_running_loop())
+        self._listener = listener
+        listener.start()
 
     async def close(self) -> None:
         """Stop listening and close every connection (appends being written finish first)."""
         if self._pool is None:
             return
         if self._writer is not None:
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await self._writer
-            self._writer = None
-        if self._write_conn is not None:
-            conn, self._write_conn = self._write_conn, None
-            with contextlib.suppress(Exception):
-                await self._pool.putconn(conn)
+            writer, self._writer = self._writer, None
+            await writer.close()
         pool, self._pool = self._pool, None
         if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-            self._listener = None
-        if self._listen_conn is not None:  # the task may have been cancelled before it ran
-            await self._listen_conn.close()
-            self._listen_conn = None
+            listener, self._listener = self._listener, None
+            await listener.close()
         await pool.close()
         self._signals.wake_all()
 
@@ -249,16 +170,16 @@ class PostgresEventStore:
     ) -> int:
         """Append events atomically at `expected_version`; see `EventStore.append`."""
         check_append_args(expected_version, events)
-        self._db()
+        writer = self._writer
+        if writer is None:
+            raise StoreClosed()
         request_id = events[0].request_id
         rows: list[Row] = [
             (table_id, expected_version + i, e.type, e.payload, request_id if i == 1 else None, now)
             for i, e in enumerate(events, start=1)
         ]
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._pending.append(Pending(table_id, expected_version, request_id, rows, future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_pending())
+        writer.submit(Pending(table_id, expected_version, request_id, rows, future))
         new_version = await future
         self._signals.wake(table_id, new_version)
         return new_version
@@ -277,7 +198,7 @@ class PostgresEventStore:
     async def version(self, table_id: str) -> int:
         """Return the table's last seq, 0 when empty."""
         async with self._db().connection() as conn:
-            cur = await conn.execute(_VERSION, (table_id,))
+            cur = await conn.execute(VERSION, (table_id,))
             row = await cur.fetchone()
         return 0 if row is None else int(row[0])
 
@@ -285,7 +206,7 @@ class PostgresEventStore:
     async def find_request(self, table_id: str, request_id: str) -> int | None:
         """Return the seq of the event carrying `request_id`, or None."""
         async with self._db().connection() as conn:
-            cur = await conn.execute(_FIND, (table_id, request_id))
+            cur = await conn.execute(FIND, (table_id, request_id))
             row = await cur.fetchone()
         return None if row is None else int(row[0])
 
@@ -308,92 +229,6 @@ class PostgresEventStore:
             lambda: self.version(table_id),
             recheck=self._recheck,
         )
-
-    # -- group commit -------------------------------------------------------------------
-
-    async def _write_pending(self) -> None:
-        """Write the pending appends batch by batch until none is left (one task at a time)."""
-        while self._pending:
-            batch = self._next_batch()
-            try:
-                if len(batch) == 1:
-                    await self._write_one(batch[0])
-                else:
-                    await self._write_batch(batch)
-            except asyncio.CancelledError:  # the loop is going away: so are the callers
-                for item in [*batch, *self._pending]:
-                    item.future.cancel()
-                self._pending = []
-                raise
-            except Exception as exc:  # nothing of this batch was written
-                for item in batch:
-                    if not item.future.done():
-                        item.future.set_exception(exc)
-
-    def _next_batch(self) -> list[Pending]:
-        """Up to MAX_BATCH pending appends, at most one per table (the others wait their turn)."""
-        batch: list[Pending] = []
-        rest: list[Pending] = []
-        tables: set[str] = set()
-        chars = 0
-        for item in self._pending:
-            size = len(json.dumps([item.table_id, item.expected + len(item.rows)])) + 2
-            if (
-                item.table_id in tables
-                or len(batch) >= MAX_BATCH
-                or (batch and chars + size > MAX_NOTE_CHARS)
-            ):
-                rest.append(item)
-                continue
-            tables.add(item.table_id)
-            chars += size
-            batch.append(item)
-        self._pending = rest
-        return batch
-
-    async def _write_one(self, item: Pending) -> None:
-        """One append on its own statement; its outcome (or mapped error) goes to its future."""
-        try:
-            await self._insert(item.table_id, item.expected, item.request_id, item.rows)
-        except errors.UniqueViolation as exc:
-            conflict = await self._conflict(item.table_id, item.expected, item.request_id, exc)
-            item.future.set_exception(exc if conflict is None else conflict)
-        except (DuplicateRequest, VersionConflict) as exc:
-            item.future.set_exception(exc)
-        else:
-            item.future.set_result(item.expected + len(item.rows))
-
-    async def _write_batch(self, batch: list[Pending]) -> None:
-        """Several appends (distinct tables) in one statement; after a lost insert race with
-        another writer, each append is retried on its own so it gets its precise outcome."""
-        appends = [
-            (i, item.table_id, item.expected, item.request_id, item.expected + len(item.rows))
-            for i, item in enumerate(batch)
-        ]
-        rows = [
-            (i, t, seq, kind, payload.hex(), rid, now)
-            for i, item in enumerate(batch)
-            for t, seq, kind, payload, rid, now in item.rows
-        ]
-        params = {
-            "appends": json.dumps([dict(zip(_APPEND_KEYS, a, strict=True)) for a in appends]),
-            "rows": json.dumps([dict(zip(_ROW_KEYS, r, strict=True)) for r in rows]),
-            "channel": CHANNEL,
-        }
-        try:
-            results = await self._write(_APPEND_MANY, params)
-        except errors.UniqueViolation:
-            for item in batch:
-                await self._write_one(item)
-            return
-        for (_, actual, first_seq, _, _), item in zip(results or [], batch, strict=True):
-            if item.request_id is not None and first_seq is not None:
-                dup = DuplicateRequest(item.table_id, item.request_id, int(first_seq))
-                item.future.set_exception(dup)
-            elif int(actual) != item.expected:
-                item.future.set_exception(VersionConflict(item.expected, int(actual)))
-            else:
-                item.future.set_result(item.expected + len(item.rows))
 
     @_guarded
     async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
@@ -442,135 +277,11 @@ class PostgresEventStore:
         with contextlib.suppress(Exception):
             await pool.check()
 
-    async def _write(self, sql: str, params: dict[str, Any], one: bool = False) -> Any:
-        """Run an append statement on the writer's own connection (taken from the pool once
-        and kept: the group-commit task is its only user); fetch one row or all rows. A
-        connection that fails goes back to the pool, which drops it if it is broken."""
-        conn = self._write_conn
-        if conn is None or conn.closed:
-            conn = self._write_conn = await self._db().getconn()
-        try:
-            cur = await conn.execute(sql, params, prepare=True)
-            return await (cur.fetchone() if one else cur.fetchall())
-        except BaseException:
-            idle = conn.info.transaction_status == TransactionStatus.IDLE
-            if conn.broken or conn.closed or not idle:  # else only the statement failed
-                self._write_conn = None
-                with contextlib.suppress(Exception):
-                    await self._db().putconn(conn)
-            raise
-
     def _db(self) -> AsyncConnectionPool[Any]:
         """The open pool, or StoreClosed."""
         if self._pool is None:
             raise StoreClosed()
         return self._pool
-
-    async def _insert(
-        self,
-        table_id: str,
-        expected: int,
-        request_id: str | None,
-        rows: list[tuple[str, int, str, bytes, str | None, float]],
-    ) -> None:
-        """Check, insert and notify in one statement (one round trip, one transaction)."""
-        params: dict[str, Any] = {
-            "t": table_id,
-            "r": request_id,
-            "now": rows[0][5],
-            "expected": expected,
-            "channel": CHANNEL,
-            "message": f"{table_id}:{expected + len(rows)}",
-        }
-        if len(rows) == 1:
-            sql = _APPEND_ROW
-            params.update(type=rows[0][2], payload=rows[0][3])
-        else:
-            sql = _APPEND
-            params.update(
-                seqs=[row[1] for row in rows],
-                types=[row[2] for row in rows],
-                payloads=[row[3] for row in rows],
-                rids=[row[4] for row in rows],
-            )
-        row = await self._write(sql, params, one=True)
-        actual, first_seq, inserted = (0, None, 0) if row is None else row[:3]
-        if request_id is not None and first_seq is not None:
-            raise DuplicateRequest(table_id, request_id, int(first_seq))
-        if int(actual) != expected or int(inserted) != len(rows):
-            raise VersionConflict(expected, int(actual))
-
-    async def _conflict(
-        self, table_id: str, expected: int, request_id: str | None, exc: errors.UniqueViolation
-    ) -> DuplicateRequest | VersionConflict | None:
-        """Map a unique-key violation (a concurrent writer won) to the caller's error."""
-        if exc.diag.constraint_name not in (PRIMARY_KEY, REQUEST_INDEX):
-            return None
-        if request_id is not None:
-            seq = await self.find_request(table_id, request_id)
-            if seq is not None:
-                return DuplicateRequest(table_id, request_id, seq)
-        return VersionConflict(expected, await self.version(table_id))
-
-    async def _listen_connection(self) -> psycopg.AsyncConnection[Any]:
-        """Open a dedicated autocommit connection subscribed to the channel."""
-        conn = await psycopg.AsyncConnection.connect(
-            self._dsn, autocommit=True, connect_timeout=_connect_timeout(self._timeout)
-        )
-        try:
-            await conn.execute(f"LISTEN {CHANNEL}")
-        except BaseException:
-            await conn.close()
-            raise
-        return conn
-
-    async def _listen(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        """Fan notifications out to waiters; reconnect (waking everyone) if the link drops."""
-        try:
-            while True:
-                try:
-                    async for note in conn.notifies():
-                        self._on_notify(note.payload)
-                except (psycopg.Error, OSError):
-                    pass
-                self._signals.wake_all()  # waiters re-check now (and fail while it is down)
-                await conn.close()
-                conn = await self._reconnect()
-                self._listen_conn = conn
-                self._signals.wake_all()  # notifications may have been missed meanwhile
-        finally:
-            self._listen_conn = None
-            await conn.close()
-
-    async def _reconnect(self) -> psycopg.AsyncConnection[Any]:
-        """Retry the listener connection with a capped back-off until it succeeds."""
-        delay = 0.1
-        while True:
-            try:
-                return await self._listen_connection()
-            except (psycopg.Error, OSError):
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 1.0)
-
-    def _on_notify(self, payload: str) -> None:
-        """Handle one notification: `table_id:seq`, or a batch's JSON [[table_id, seq], ...]."""
-        for table_id, seq in _notified(payload):
-            if seq is None:
-                self._signals.wake_all()
-            else:
-                self._signals.wake(table_id, seq)
-
-
-def _notified(payload: str) -> list[tuple[str, int | None]]:
-    """(table id, seq) pairs of a notification; seq None when it cannot be read."""
-    if payload.startswith("[["):
-        try:
-            pairs = json.loads(payload)
-            return [(str(t), int(v)) for t, v in pairs]
-        except (ValueError, TypeError):
-            pass
-    table_id, sep, seq = payload.rpartition(":")
-    return [(table_id, int(seq) if sep and seq.isdigit() else None)]
 
 
 def _connect_timeout(timeout: float) -> int:

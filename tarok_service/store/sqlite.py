@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from ._pending import Pending, Row
+from ._pending import Pending, Row, deliver
 from ._wakeup import TableSignals, wait_for_version
 from .base import (
     DuplicateRequest,
@@ -79,8 +79,7 @@ _SCHEMA = (
 )
 _SAVE_SNAPSHOT = "INSERT OR REPLACE INTO snapshots (table_id, seq, payload) VALUES (?, ?, ?)"
 _LATEST_SNAPSHOT = (
-    "SELECT seq, payload FROM snapshots WHERE table_id = ? AND seq <= ?"
-    " ORDER BY seq DESC LIMIT 1"
+    "SELECT seq, payload FROM snapshots WHERE table_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1"
 )
 _READ_TAIL = (
     "SELECT table_id, seq, type, payload, request_id, created_at FROM events"
@@ -110,7 +109,6 @@ _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT ?"
 
 # "database is locked" past the busy timeout, disk I/O errors, ...: StoreUnavailable.
 _guarded = unavailable_on((sqlite3.OperationalError,))
-
 
 
 class SqliteEventStore:
@@ -340,7 +338,7 @@ class SqliteEventStore:
             else:
                 self._patient(conn)
                 self._commit_batch(conn, batch, begun=False)
-        loop.call_soon_threadsafe(_deliver, batch)
+        loop.call_soon_threadsafe(deliver, batch)
         if self._checkpoints and self._commits >= CHECKPOINT_EVERY:  # after the answers
             self._commits = 0
             self._locked(self._checkpoint)
@@ -477,7 +475,7 @@ class SqliteEventStore:
         if batch is None:
             self._hand_to_worker(executor, loop)
             return
-        _deliver(batch)
+        deliver(batch)
         if self._checkpoints and self._commits >= CHECKPOINT_EVERY:
             self._commits = 0
             executor.submit(self._locked, self._checkpoint)
@@ -526,7 +524,7 @@ class SqliteEventStore:
         if executor is not None:
             executor.submit(self._flush, loop)
             return
-        _deliver(self._take_batch())  # closed meanwhile: every pending append fails
+        deliver(self._take_batch())  # closed meanwhile: every pending append fails
 
     async def _poll_other_writers(self) -> None:
         """Wake all waiters when another connection commits to the file."""
@@ -571,17 +569,6 @@ def _loop_idle(loop: asyncio.AbstractEventLoop) -> bool:
     `_ready`; for any other loop, assume busy)."""
     ready = getattr(loop, "_ready", None)
     return ready is not None and not ready
-
-
-def _deliver(batch: list[Pending]) -> None:
-    """Resolve the futures of a committed batch (event loop)."""
-    for item in batch:
-        if item.future.done():
-            continue
-        if isinstance(item.outcome, int):
-            item.future.set_result(item.outcome)
-        else:
-            item.future.set_exception(item.outcome or StoreClosed())
 
 
 def _create_schema(conn: sqlite3.Connection) -> None:

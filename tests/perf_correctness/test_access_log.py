@@ -187,9 +187,7 @@ def test_the_fast_renderer_is_only_for_our_json_chain(captured: io.StringIO) -> 
 
 
 @pytest.mark.parametrize("nanos", [0, 1_000, 999_999_999, 123_456_789])
-def test_timestamps_read_as_structlogs_iso_utc(
-    monkeypatch: pytest.MonkeyPatch, nanos: int
-) -> None:
+def test_timestamps_read_as_structlogs_iso_utc(monkeypatch: pytest.MonkeyPatch, nanos: int) -> None:
     from tarok_service.server import logconf
 
     now = 1_796_000_000 * 1_000_000_000 + nanos

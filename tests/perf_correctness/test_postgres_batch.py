@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any, cast
 
 import psycopg
 import pytest
 
-from tarok_service.store import DuplicateRequest, NewEvent, StoreUnavailable, VersionConflict
+from tarok_service.store import (
+    DuplicateRequest,
+    NewEvent,
+    StoreClosed,
+    StoreUnavailable,
+    VersionConflict,
+)
 from tarok_service.store._pending import Pending
-from tarok_service.store.postgres import PostgresEventStore, _notified
+from tarok_service.store._pglisten import PgListener, notified
+from tarok_service.store._pgwrite import note_chars
+from tarok_service.store._wakeup import TableSignals
+from tarok_service.store.postgres import PostgresEventStore
 from tests.pg_locks import until_a_session_waits_on_a_lock
 
 NOW = 1_700_000_000.5
@@ -43,13 +54,15 @@ async def opened(store: PostgresEventStore) -> AsyncIterator[PostgresEventStore]
 def count_batches(store: PostgresEventStore, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The sizes of the batches `store` writes from now on, in order."""
     sizes: list[int] = []
-    write_batch = store._write_batch
+    writer = store._writer
+    assert writer is not None
+    write_batch = writer._write_batch
 
-    async def counted(batch: list[Pending]) -> None:
+    def counted(batch: list[Pending]) -> None:
         sizes.append(len(batch))
-        await write_batch(batch)
+        write_batch(batch)
 
-    monkeypatch.setattr(store, "_write_batch", counted)
+    monkeypatch.setattr(writer, "_write_batch", counted)
     return sizes
 
 
@@ -153,7 +166,7 @@ def test_a_batch_that_loses_an_insert_race_retries_each_append(dsn: str) -> None
     ],
 )
 def test_notification_payloads(payload: str, expected: list[tuple[str, int | None]]) -> None:
-    assert _notified(payload) == expected
+    assert notified(payload) == expected
 
 
 def test_the_writer_keeps_one_connection_and_replaces_it_when_it_is_lost(dsn: str) -> None:
@@ -161,10 +174,12 @@ def test_the_writer_keeps_one_connection_and_replaces_it_when_it_is_lost(dsn: st
         async with opened(PostgresEventStore(dsn)) as s:
             t = table()
             pids = set()
+            writer = s._writer
+            assert writer is not None
             for n in range(1, 6):
                 await s.append(t, n - 1, [ev(n, f"r{n}")], NOW)
-                assert s._write_conn is not None
-                pids.add(s._write_conn.info.backend_pid)
+                assert writer.conn is not None
+                pids.add(writer.conn.info.backend_pid)
             assert len(pids) == 1  # one connection for every append, no pool hop
             with psycopg.connect(dsn, autocommit=True) as admin:
                 admin.execute("SELECT pg_terminate_backend(%s)", (pids.pop(),))
@@ -174,10 +189,10 @@ def test_the_writer_keeps_one_connection_and_replaces_it_when_it_is_lost(dsn: st
             assert [e.request_id for e in await s.read(t)] == [f"r{n}" for n in range(1, 7)]
             with pytest.raises(DuplicateRequest):  # a failed statement keeps the connection
                 await s.append(t, 6, [ev(7, "r6")], NOW)
-            kept = s._write_conn
+            kept = writer.conn
             with pytest.raises(VersionConflict):
                 await s.append(t, 3, [ev(7)], NOW)
-            assert s._write_conn is kept and await s.append(t, 6, [ev(7)], NOW) == 7
+            assert writer.conn is kept and await s.append(t, 6, [ev(7)], NOW) == 7
 
     asyncio.run(body())
 
@@ -212,5 +227,67 @@ def test_a_batch_stores_every_byte_and_character_exactly(
                 assert (second.type, second.payload, second.request_id) == ("x", b"", None)
                 assert first.created_at == second.created_at == now
                 assert first.table_id == t
+
+    asyncio.run(body())
+
+
+@pytest.mark.parametrize("text", ["t-1", 'q"uote', "back\\slash", "tab\tnew\nline", "čšž", "🂡", ""])
+@pytest.mark.parametrize("seq", [0, 7, 12345678901234])
+def test_note_chars_is_the_length_of_the_json_text(text: str, seq: int) -> None:
+    assert note_chars(text, seq) == len(json.dumps([text, seq]))
+
+
+class FakeLoop:
+    """Records what a thread hands to the event loop."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, tuple[Any, ...]]] = []
+
+    def call_soon_threadsafe(self, fn: Any, *args: Any) -> None:
+        self.calls.append((fn, args))
+
+
+def test_the_listener_wakes_the_loop_only_for_tables_someone_waits_for() -> None:
+    signals = TableSignals()
+    loop = FakeLoop()
+    listener = PgListener("", 2, signals, cast(asyncio.AbstractEventLoop, loop))
+    listener._on_notify("a:3")
+    listener._on_notify("weird")  # unreadable: would wake everyone, but nobody waits
+    assert loop.calls == []
+    with signals.subscribe("a") as waiter:
+        listener._on_notify("b:4")
+        listener._on_notify('[["b", 5], ["c", 6]]')
+        assert loop.calls == []  # nobody waits for b or c
+        listener._on_notify('[["b", 7], ["a", 8]]')
+        listener._on_notify("a:9")
+        listener._on_notify("weird")
+        assert [args for _, args in loop.calls] == [
+            ([("a", 8)],),
+            ([("a", 9)],),
+            ([("", None)],),
+        ]
+        for fn, args in loop.calls:  # what the loop then runs
+            fn(*args)
+        assert waiter.event.is_set() and waiter.seen == 9
+
+
+def test_close_finishes_queued_appends_and_stops_both_threads(dsn: str) -> None:
+    async def body() -> None:
+        s = PostgresEventStore(dsn)
+        await s.open()
+        writer, listener = s._writer, s._listener
+        assert writer is not None and listener is not None
+        threads = [writer._thread, listener._thread]
+        tables = [table() for _ in range(20)]
+        calls = [asyncio.create_task(s.append(t, 0, [ev(1)], NOW)) for t in tables]
+        await asyncio.sleep(0)  # every append is queued
+        await s.close()
+        assert await asyncio.gather(*calls) == [1] * 20
+        assert not any(thread.is_alive() for thread in threads)
+        assert listener.conn is None and writer.conn is None
+        with pytest.raises(StoreClosed):
+            await s.append(tables[0], 1, [ev(2)], NOW)
+        async with opened(PostgresEventStore(dsn)) as again:  # all of them were committed
+            assert [await again.version(t) for t in tables] == [1] * 20
 
     asyncio.run(body())

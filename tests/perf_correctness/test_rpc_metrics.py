@@ -66,9 +66,10 @@ def test_the_servers_rpc_families_are_exposed() -> None:
     reg = metrics.registry
     assert reg.get_sample_value("tarok_rpc_requests_total", {"method": "/m", "code": "OK"}) == 1
     assert reg.get_sample_value("tarok_rpc_duration_seconds_count", {"method": "/m"}) == 1
-    assert reg.get_sample_value(
-        "tarok_rpc_duration_seconds_bucket", {"method": "/m", "le": "0.0025"}
-    ) == 1
+    assert (
+        reg.get_sample_value("tarok_rpc_duration_seconds_bucket", {"method": "/m", "le": "0.0025"})
+        == 1
+    )
     assert reg.get_sample_value("tarok_rpc_in_flight", {"method": "/m"}) == 1
     assert reg.get_sample_value("tarok_rpc_stream_messages_sent_total", {"method": "/w"}) == 32
 

@@ -80,9 +80,7 @@ def test_a_lone_append_is_committed_when_answered(tmp_path: Path, mode: str) -> 
             assert await store.append("t", 0, [NewEvent("E", b"x", "r1")], NOW) == 1
             assert not await store._run(lambda: store._db().in_transaction)
             with sqlite3.connect(path) as other:
-                assert other.execute("SELECT seq, request_id FROM events").fetchall() == [
-                    (1, "r1")
-                ]
+                assert other.execute("SELECT seq, request_id FROM events").fetchall() == [(1, "r1")]
             with pytest.raises(DuplicateRequest) as dup:
                 await store.append("t", 1, [NewEvent("E", b"y", "r1")], NOW)
             assert dup.value.seq == 1

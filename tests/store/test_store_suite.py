@@ -499,7 +499,9 @@ def test_postgres_listener_survives_a_dropped_connection(postgres_dsn: str) -> N
         t = new_table()
         watcher = PostgresEventStore(postgres_dsn, max_size=2, recheck_interval=3600.0)
         async with opened(PostgresEventStore(postgres_dsn)) as writer, opened(watcher):
-            listen_conn = watcher._listen_conn
+            listener = watcher._listener
+            assert listener is not None
+            listen_conn = listener.conn
             assert listen_conn is not None
             pid = listen_conn.info.backend_pid
             await writer.append(t, 0, [ev(1)], NOW)
@@ -508,7 +510,7 @@ def test_postgres_listener_survives_a_dropped_connection(postgres_dsn: str) -> N
             async with await psycopg.AsyncConnection.connect(postgres_dsn) as admin:
                 await admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
             async with asyncio.timeout(60):  # the listener notices, reconnects and listens again
-                while (conn := watcher._listen_conn) is None or conn.info.backend_pid == pid:
+                while (conn := listener.conn) is None or conn.info.backend_pid == pid:
                     await asyncio.sleep(0.02)
             await writer.append(t, 1, [ev(2)], NOW)
             assert await asyncio.wait_for(waiter, 60) == 2
