@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 from . import tricks as t
@@ -125,87 +126,106 @@ class TrickPlay(Generic[S]):
             return self.finish_play(after)
         return after if after.turn == won else evolve(after, turn=won)
 
-    def replay_tricks(
-        self, state: S, moves: Sequence[Move], start: int
-    ) -> tuple[S, int]:
+    def replay_tricks(self, state: S, moves: Sequence[Move], start: int) -> tuple[S, int]:
         """Apply validated card plays from `moves[start]` on, as long as play goes on: the state
         equals folding `apply_tricks` over them, and the index of the first move not applied.
 
-        The hands are worked on as mutable dicts, the piles and tricks as lists. A trick the
-        rule set's `trick_watch` leaves quiet (its hooks would change nothing) is only added
-        to the lists; before any other trick the state is brought up to date - one private
-        copy changed in place - and `complete_in_place` runs the hooks on it. One state is
-        built at the end."""
+        The cards are looked up at once and taken a trick at a time. A trick the rule set's
+        `trick_watch` leaves quiet (its hooks would change nothing but a talon gift the watch
+        names) is only added to working lists (piles, tricks, gifts), and no hand is changed
+        card by card: the hands are the last ones built less the cards played since. Before
+        any other trick the state is brought up to date - one private copy changed in place -
+        and `complete_in_place` runs the hooks on it. One state is built at the end."""
         if type(self).apply_tricks is not TrickPlay.apply_tricks:  # a rule set of its own
             return self.apply_tricks(state, moves[start]), start + 1
         deck = self.deck(state.rules)
-        by_code = deck.by_code
         players = state.rules.players
         rules = self.trick_rules(state)
-        winning_index = t.winning_index
-        hands = _by_id(state.hands)
-        plays = list(state.trick)
-        cards = [c for _, c in plays]
-        orders = _orders(players)  # by leader: the seats of a trick in playing order
-        seat, i, total = state.turn, start, len(moves)
-        assert seat is not None
-        every, watched, winners = compiled_watch(self, state, deck)
-        hot = every or any(c in watched.values() for _, c in plays)
-        work: S | None = None  # the private copy, once a trick is complete
+        winning_index, orders = t.winning_index, _orders(players)
+        codes = [*map(_code, moves[start:] if start else moves)]
+        played: list[Card] = [*map(deck.by_code.get, codes)]  # type: ignore[arg-type]
+        total = len(played)
+        cards = [c for _, c in state.trick]  # of the trick in play
+        lead = state.trick[0][0] if cards else state.turn
+        assert lead is not None
+        every, watched, winners, gifts = compiled_watch(self, state, deck)
+        hot = every or (bool(watched) and any(deck.codes[c] in watched for c in cards))
+        base, since, left = (
+            state.hands,
+            0,
+            sum(map(len, state.hands)),
+        )  # hands before played[since:]
+        talon, given = state.talon, list[tuple[int, Card]]()  # gifts of quiet tricks
+        work: S | None = None  # the private copy, once a trick is not quiet
         piles: list[list[Card]] | None = None  # quiet tricks not yet in `work`, if any
         tricks: list[Trick] = []
-        lead = plays[0][0] if plays else seat
-        while i < total:
-            for seat in orders[lead][len(plays) :]:  # the seats yet to play to the trick
-                if i == total:
-                    break
-                card = by_code[moves[i].value]
-                key = id(card)
-                if hands[seat].pop(key, None) is None:  # an equal card, not the deck's own
-                    hands[seat] = _by_id([without(tuple(hands[seat].values()), card)])[0]
-                if key in watched:
-                    hot = True
-                plays.append((seat, card))
-                cards.append(card)
-                i += 1
-            if len(plays) < players:  # the moves stop inside the trick
+        i = 0
+        while True:
+            need = players - len(cards)
+            j = i + need
+            if j > total:  # the moves stop inside the trick
+                cards += played[i:]
+                i = total
                 break
-            won = plays[winning_index(cards, rules)][0]
-            if not (hot or won in winners) and any(hands):  # a quiet trick
+            if watched and not hot and not watched.isdisjoint(codes[i:j]):
+                hot = True
+            cards += played[i:j]
+            i, left = j, left - need
+            order = orders[lead]
+            won = order[winning_index(cards, rules)]
+            if not (hot or won in winners) and left:  # a quiet trick
                 if piles is None:
                     piles, tricks = [list(p) for p in state.piles], list(state.tricks)
-                piles[won] += cards
-                trick = _make(Trick)
-                _set_plays(trick, tuple(plays))
-                _set_winner(trick, won)
-                tricks.append(trick)
-                plays, cards, lead = [], [], won
+                pile = piles[won]
+                pile += cards
+                if gifts and len(given) < len(talon):
+                    gift = talon[len(given)]
+                    pile.append(gift)
+                    given.append((won, gift))
+                tricks.append(_new_trick(tuple(zip(order, cards, strict=True)), won))
+                cards, lead = [], won
                 continue
             if work is None:
                 work = evolve(state)
             if piles is not None:
-                _set(work, "piles", tuple([tuple(p) for p in piles]))
-                _set(work, "tricks", tuple(tricks))
-                piles = None
-            after = tuple([tuple(h.values()) for h in hands])
-            state = work = self.complete_in_place(work, after, tuple(plays), rules, won, cards)
-            if state.phase != TRICKS or state.turn is None:
-                return state, i
-            if state.hands is not after:  # a hook changed the hands
-                hands = _by_id(state.hands)
-            every, watched, winners = compiled_watch(self, state, deck)
-            plays, cards, lead, hot = [], [], state.turn, every
-        if piles is None and not plays:  # stopped after a trick the hooks saw: `work` is it
-            assert work is not None  # at least one move was applied
-            return work, i
-        after = tuple([tuple(h.values()) for h in hands])
-        seat = (plays[-1][0] + 1) % players if plays else lead
-        if piles is None:
-            return evolve(state, hands=after, trick=tuple(plays), turn=seat), i
-        done = tuple([tuple(p) for p in piles])
-        return evolve(
-            state, hands=after, piles=done, tricks=tuple(tricks), trick=tuple(plays), turn=seat
-        ), i
+                self._bring_up(work, piles, tricks, talon, given)
+                piles, given = None, []
+            after = _less(base, played[since:i]) if left else ((),) * players
+            plays = tuple(zip(order, cards, strict=True))
+            state = work = self.complete_in_place(work, after, plays, rules, won, cards)
+            if state.phase != TRICKS or state.turn is None or i == total:
+                return state, start + i
+            base, since = state.hands, i
+            if base is not after:  # a hook changed the hands
+                left = sum(map(len, base))
+            talon = state.talon
+            every, watched, winners, gifts = compiled_watch(self, state, deck)
+            cards, lead, hot = [], state.turn, every
+        if work is None:
+            work = evolve(state)
+        if piles is not None:
+            self._bring_up(work, piles, tricks, talon, given)
+        if i > since:
+            _set(work, "hands", _less(base, played[since:i]))
+        _set(work, "trick", tuple(zip(orders[lead], cards, strict=False)))
+        _set(work, "turn", orders[lead][len(cards)] if cards else lead)
+        return work, start + i
+
+    def _bring_up(
+        self,
+        work: S,
+        piles: list[list[Card]],
+        tricks: list[Trick],
+        talon: tuple[Card, ...],
+        given: list[tuple[int, Card]],
+    ) -> None:
+        """Puts the quiet tricks' piles, tricks and talon gifts into replay's private copy."""
+        _set(work, "piles", tuple([tuple(p) for p in piles]))
+        _set(work, "tricks", tuple(tricks))
+        if given:
+            for name, value in self.gift_changes(work, tuple(given)).items():
+                _set(work, name, value)
+            _set(work, "talon", talon[len(given) :])
 
     def complete_in_place(
         self,
@@ -246,6 +266,20 @@ class TrickPlay(Generic[S]):
     def after_trick(self, state: S, trick: Trick) -> S:
         """Side effects of a completed trick (talon cards to the winner, captures ...)."""
         return state
+
+    def give_talon(self, state: S, winner: int) -> S:
+        """The talon's first card given to `winner` (put on its pile) and recorded by
+        `gift_changes`: what `after_trick` does after a trick a `TrickWatch(gifts=True)`
+        covers while the talon lasts (the fast paths do the same themselves)."""
+        gift = state.talon[0]
+        piles = replace_at(state.piles, winner, (*state.piles[winner], gift))
+        changes = self.gift_changes(state, ((winner, gift),))
+        return evolve(state, talon=state.talon[1:], piles=piles, **changes)
+
+    def gift_changes(self, state: S, given: tuple[tuple[int, Card], ...]) -> dict[str, Any]:
+        """The rule set's own fields recording the talon gifts `given` ((winner, card) in
+        order; the cards are already off the talon and on the piles). Default: none."""
+        return {}
 
     def hand_over(self, state: S) -> bool:
         """Whether play ends now (all cards played, or an early end)."""
@@ -290,9 +324,20 @@ _set_plays = Trick.__dict__["plays"].__set__  # the slots' own setters
 _set_winner = Trick.__dict__["winner"].__set__
 
 
-def _by_id(hands: Sequence[tuple[Card, ...]]) -> list[dict[int, Card]]:
-    """Hands as ordered dicts by card identity: a card leaves its hand in constant time."""
-    return [{id(c): c for c in h} for h in hands]
+def _less(
+    hands: tuple[tuple[Card, ...], ...], spent: Sequence[Card]
+) -> tuple[tuple[Card, ...], ...]:
+    """The `hands` less the `spent` cards (played from them), found by identity - or by
+    equality when a hand holds equal cards that are not the deck's own."""
+    gone = {*map(id, spent)}
+    left = tuple([tuple([c for c in h if id(c) not in gone]) for h in hands])
+    if sum(map(len, left)) + len(spent) != sum(map(len, hands)):
+        equal = set(spent)
+        left = tuple([tuple([c for c in h if c not in equal]) for h in hands])
+    return left
+
+
+_code = attrgetter("value")  # a play's card code
 
 
 def start_tricks(state: S, leader: int, **changes: Any) -> S:

@@ -1,5 +1,6 @@
 """What a rule set's trick hooks act on (`TrickPlay.trick_watch`): the fast replay skips
-`after_trick` and `hand_over` on the tricks its watch leaves quiet."""
+`after_trick` and `hand_over` on the tricks its watch leaves quiet, and gives the talon
+gifts a watch names itself."""
 
 from __future__ import annotations
 
@@ -15,17 +16,27 @@ class TrickWatch:
     is False, none of its cards is one of `cards` and its winner is not one of `winners`.
     After a quiet trick `after_trick` must give back the very state it was given and
     `hand_over` must be False: the fast paths skip both hooks there (and build no state for
-    the trick). The watch is asked again after every trick that is not quiet."""
+    the trick). The watch is asked again after every trick that is not quiet.
 
-    __slots__ = ("_compiled", "cards", "every", "winners")
+    `gifts`: while the talon lasts, `after_trick` gives its first card to the winner of every
+    trick (`TrickPlay.give_talon`, the rule set's only other effect on a quiet trick); a
+    trick is quiet as above, and the fast paths give those cards themselves. The watch's
+    `cards` and `winners` must also hold for the tricks after the talon is gone."""
+
+    __slots__ = ("_compiled", "cards", "every", "gifts", "winners")
 
     def __init__(
-        self, every: bool = False, cards: Iterable[Card] = (), winners: Iterable[int] = ()
+        self,
+        every: bool = False,
+        cards: Iterable[Card] = (),
+        winners: Iterable[int] = (),
+        gifts: bool = False,
     ) -> None:
         self.every = every
         self.cards = tuple(cards)
         self.winners = frozenset(winners)
-        self._compiled: tuple[Deck, dict[int, Card]] | None = None  # see `compiled_watch`
+        self.gifts = gifts
+        self._compiled: tuple[Deck, frozenset[str]] | None = None  # see `compiled_watch`
 
 
 EVERY_TRICK = TrickWatch(every=True)
@@ -36,10 +47,10 @@ _WATCH_OWNERS: dict[type, bool] = {}
 
 def compiled_watch(
     variant: Any, state: Any, deck: Deck
-) -> tuple[bool, dict[int, Card], frozenset[int]]:
-    """The rule set's watch from `state` as (every, the watched cards by identity - the deck's
-    own objects -, winners). Every trick is watched when a subclass overrides `after_trick`
-    or `hand_over` below the class that defines `trick_watch` (its watch may not know them)."""
+) -> tuple[bool, frozenset[str], frozenset[int], bool]:
+    """The rule set's watch from `state` as (every, the codes of the watched cards, winners,
+    gifts). Every trick is watched when a subclass overrides `after_trick` or `hand_over`
+    below the class that defines `trick_watch` (its watch may not know them)."""
     own = type(variant)
     trusted = _WATCH_OWNERS.get(own)
     if trusted is None:
@@ -47,9 +58,8 @@ def compiled_watch(
     watch = variant.trick_watch(state) if trusted else EVERY_TRICK
     compiled = watch._compiled
     if compiled is None or compiled[0] is not deck:
-        cards = [deck.cards[deck.index[c]] for c in watch.cards]  # the deck's own objects
-        compiled = watch._compiled = (deck, {id(c): c for c in cards})
-    return watch.every, compiled[1], watch.winners
+        compiled = watch._compiled = (deck, frozenset(deck.codes[c] for c in watch.cards))
+    return watch.every, compiled[1], watch.winners, watch.gifts
 
 
 def watch_knows_hooks(own: type) -> bool:

@@ -24,7 +24,7 @@ from ..engine.radelci import settle as radelci_settle
 from ..engine.shuffle import RandomBits, random_order
 from ..engine.state import Trick, copier, evolve, replace_at
 from ..engine.trickplay import TrickPlay, start_tricks
-from ..engine.trickwatch import EVERY_TRICK, TrickWatch
+from ..engine.trickwatch import TrickWatch
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, View, shared_fact
 from . import slovenian_data as d
@@ -40,7 +40,7 @@ __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily
 
 _PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
-_GIFT_COPY = copier(SlovenianState, "talon", "piles", "gifts")  # klop's talon card to a winner
+_KLOP_WATCH = TrickWatch(gifts=True)  # a talon card to each trick's winner while it lasts
 
 
 @cache
@@ -529,10 +529,7 @@ class SlovenianFamily(
     def after_trick(self, s: SlovenianState, trick: Trick) -> SlovenianState:
         c = self.contract_table[s.contract]
         if c.id == "klop" and s.talon:
-            gift = s.talon[0]
-            piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
-            gifted: SlovenianState = _GIFT_COPY(s, s.talon[1:], piles, (*s.gifts, gift))
-            return gifted
+            return self.give_talon(s, trick.winner)
         winner, win_card = trick.winner, trick.plays[0][1]
         for seat, card in trick.plays:
             if seat == winner:
@@ -544,6 +541,12 @@ class SlovenianFamily(
         if win_card.suit != TAROK or win_card.rank not in (SKIS, PAGAT):  # no mondfang
             return s
         return self._mondfang(s, trick, win_card)
+
+    def gift_changes(
+        self, s: SlovenianState, given: tuple[tuple[int, Card], ...]
+    ) -> dict[str, Any]:
+        """Klop's talon cards given to trick winners, kept in `gifts`."""
+        return {"gifts": (*s.gifts, *[card for _, card in given])}
 
     def _mondfang(self, s: SlovenianState, trick: Trick, win_card: Card) -> SlovenianState:
         if not self._mondfang_counts(s):
@@ -573,7 +576,7 @@ class SlovenianFamily(
         c = self.contract_table[s.contract]
         cid = c.id
         if cid == "klop" and s.talon:
-            return EVERY_TRICK
+            return _KLOP_WATCH
         cards: list[Card] = []
         if s.talon and not s.talon_won:
             cards += s.talon_kings

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from ..engine import kontra as k
 from ..engine import moves as m
@@ -16,9 +17,9 @@ from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.phases import PhaseRule, PhaseTable
-from ..engine.state import Trick, evolve, replace_at
+from ..engine.state import Trick, evolve
 from ..engine.trickplay import TrickPlay, start_tricks
-from ..engine.trickwatch import EVERY_TRICK, QUIET, TrickWatch
+from ..engine.trickwatch import QUIET, TrickWatch
 from ..engine.variant import BonusInfo, ContractInfo, Variant
 from ..engine.view import Fact, View
 from . import taroky_data as d
@@ -28,6 +29,8 @@ from .registry import register
 from .taroky_declarations import declarations
 from .taroky_state import DECK, DECLARATION, Kind, Phase, TarokyState
 from .taroky_view import build_view
+
+_GIFTS = TrickWatch(gifts=True)  # varšava: a talon card to each trick's winner while it lasts
 
 PAGAT_CARD = Card(TAROK, PAGAT)
 PLAIN_RULES = t.TrickRules(emperor=False)
@@ -235,13 +238,16 @@ class Taroky(AnnouncementRound[TarokyState], TrickPlay[TarokyState], Variant[Tar
         """Varšava: a talon card goes with each of the first six tricks to its winner."""
         if s.contract != d.VARSAVA or not s.talon:
             return s
-        gift = s.talon[0]
-        piles = replace_at(s.piles, trick.winner, (*s.piles[trick.winner], gift))
-        return evolve(s, talon=s.talon[1:], piles=piles, gifts=(*s.gifts, (trick.winner, gift)))
+        return self.give_talon(s, trick.winner)
+
+    def gift_changes(self, s: TarokyState, given: tuple[tuple[int, Card], ...]) -> dict[str, Any]:
+        """Varšava's talon cards given to trick winners, kept in `gifts` with the winners."""
+        return {"gifts": (*s.gifts, *given)}
 
     def trick_watch(self, s: TarokyState) -> TrickWatch:
-        """`after_trick` acts on every trick of varšava while the talon lasts, else on none."""
-        return EVERY_TRICK if s.contract == d.VARSAVA and s.talon else QUIET
+        """`after_trick` gives a talon card to the winner of every trick of varšava while the
+        talon lasts, and acts on no other trick."""
+        return _GIFTS if s.contract == d.VARSAVA and s.talon else QUIET
 
     # --- results, views, labels ----------------------------------------------------------
 

@@ -228,6 +228,24 @@ def test_replay_respects_a_rule_set_with_its_own_apply_tricks() -> None:
         assert OwnApply.calls == sum(1 for m in moves if m.kind == "play")
 
 
+def test_replay_of_hands_holding_equal_cards_not_the_decks_own() -> None:
+    """Replay finds the played cards by identity; hands of equal copies (a state read back
+    from storage, say) must come out as folding `apply` gives them."""
+
+    def copies(state: HandState) -> HandState:
+        hands = tuple(tuple(Card(c.suit, c.rank, c.pack) for c in h) for h in state.hands)
+        return evolve(state, hands=hands)
+
+    for variant_id, players in CONFIGS:
+        variant = find_variant(variant_id)
+        for _, moves, states in playouts(variant_id, players, 6, seed=5):
+            at = [k for k, s in enumerate(states[:-1]) if s.phase == TRICKS]
+            for k in at[:: max(1, len(at) // 5)]:  # before some tricks, and inside some
+                start, deck = copies(states[k]), variant.deck(states[k].rules)
+                assert not any(c is deck.by_code[deck.codes[c]] for h in start.hands for c in h)
+                assert variant.replay(start, moves[k + 1 :]) == states[-1], (variant_id, k)
+
+
 def test_evolve_equals_dataclasses_replace_for_every_state_type() -> None:
     for variant_id, players in CONFIGS:
         _, _, states = next(playouts(variant_id, players, 1, seed=6))

@@ -1,6 +1,7 @@
 """A rule set's `trick_watch` keeps its promise (`engine.trickplay.TrickWatch`): on a trick it
-leaves quiet, `after_trick` gives back the very state it was given and `hand_over` is False -
-the fast replay skips both hooks there. Checked on the pure path (`apply`) of random hands of
+leaves quiet, `after_trick` gives back the very state it was given - or, under a watch of
+talon gifts while the talon lasts, `give_talon`'s state - and `hand_over` is False: the fast
+replay skips both hooks there (and gives the talon cards itself). Checked on the pure path (`apply`) of random hands of
 every rule set and player count, steered towards the rare mechanics."""
 
 from __future__ import annotations
@@ -53,11 +54,16 @@ def test_quiet_tricks_change_nothing(
                     or trick.winner in watch.winners
                     or not any(before.hands)
                 )
-                counts["quiet" if quiet else "watched"] += 1
-                if quiet:
+                gift = quiet and watch.gifts and bool(before.talon)
+                counts["gift" if gift else "quiet" if quiet else "watched"] += 1
+                if gift:
+                    assert answer == hooks.give_talon(before, trick.winner), (variant_id, trick)
+                elif quiet:
                     assert answer is before, (variant_id, trick)
-                    assert not over, (variant_id, trick)
+                assert not (quiet and over), (variant_id, trick)
     assert counts["quiet"] > 0 and counts["watched"] > 0, counts
+    gifting = variant_id in ("slovenian", "double_tarok", "taroky")
+    assert counts["gift"] > 0 or not gifting, counts
 
 
 class _HouseRule(Slovenian):
