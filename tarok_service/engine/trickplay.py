@@ -11,7 +11,7 @@ from . import tricks as t
 from .cards import Card, Deck
 from .moves import Move
 from .phases import PhaseRule
-from .state import SCORED, TRICKS, HandState, Trick, evolve, replace_at, without
+from .state import SCORED, TRICKS, HandState, Trick, copier, evolve, replace_at, without
 from .trickwatch import EVERY_TRICK, QUIET, TrickWatch, compiled_watch
 
 S = TypeVar("S", bound=HandState)
@@ -145,16 +145,18 @@ class TrickPlay(Generic[S]):
         codes = [*map(_code, moves[start:] if start else moves)]
         played: list[Card] = [*map(deck.by_code.get, codes)]  # type: ignore[arg-type]
         total = len(played)
+        at: dict[str, int] | None = None  # where each code is played (once watched cards)
         cards = [c for _, c in state.trick]  # of the trick in play
         lead = state.trick[0][0] if cards else state.turn
         assert lead is not None
         every, watched, winners, gifts = compiled_watch(self, state, deck)
         hot = every or (bool(watched) and any(deck.codes[c] in watched for c in cards))
-        base, since, left = (
-            state.hands,
-            0,
-            sum(map(len, state.hands)),
-        )  # hands before played[since:]
+        watch_at = total  # where the first watched card still to come is played, if any
+        if watched:
+            at = dict(zip(codes, range(total), strict=True))
+            watch_at = _first(at, watched, 0, total)
+        base, since = state.hands, 0  # the hands before the cards played[since:]
+        left = sum(map(len, base))
         talon, given = state.talon, list[tuple[int, Card]]()  # gifts of quiet tricks
         work: S | None = None  # the private copy, once a trick is not quiet
         piles: list[list[Card]] | None = None  # quiet tricks not yet in `work`, if any
@@ -167,13 +169,11 @@ class TrickPlay(Generic[S]):
                 cards += played[i:]
                 i = total
                 break
-            if watched and not hot and not watched.isdisjoint(codes[i:j]):
-                hot = True
-            cards += played[i:j]
+            cards = cards + played[i:j] if cards else played[i:j]
             i, left = j, left - need
             order = orders[lead]
             won = order[winning_index(cards, rules)]
-            if not (hot or won in winners) and left:  # a quiet trick
+            if not (hot or j > watch_at or won in winners) and left:  # a quiet trick
                 if piles is None:
                     piles, tricks = [list(p) for p in state.piles], list(state.tricks)
                 pile = piles[won]
@@ -182,7 +182,7 @@ class TrickPlay(Generic[S]):
                     gift = talon[len(given)]
                     pile.append(gift)
                     given.append((won, gift))
-                tricks.append(_new_trick(tuple(zip(order, cards, strict=True)), won))
+                tricks.append(_trick(None, tuple(zip(order, cards)), won))  # noqa: B905
                 cards, lead = [], won
                 continue
             if work is None:
@@ -191,7 +191,7 @@ class TrickPlay(Generic[S]):
                 self._bring_up(work, piles, tricks, talon, given)
                 piles, given = None, []
             after = _less(base, played[since:i]) if left else ((),) * players
-            plays = tuple(zip(order, cards, strict=True))
+            plays = tuple(zip(order, cards))  # noqa: B905 (a full trick)
             state = work = self.complete_in_place(work, after, plays, rules, won, cards)
             if state.phase != TRICKS or state.turn is None or i == total:
                 return state, start + i
@@ -200,7 +200,10 @@ class TrickPlay(Generic[S]):
                 left = sum(map(len, base))
             talon = state.talon
             every, watched, winners, gifts = compiled_watch(self, state, deck)
-            cards, lead, hot = [], state.turn, every
+            cards, lead, hot, watch_at = [], state.turn, every, total
+            if watched:
+                at = at or dict(zip(codes, range(total), strict=True))
+                watch_at = _first(at, watched, i, total)
         if work is None:
             work = evolve(state)
         if piles is not None:
@@ -338,6 +341,12 @@ def _less(
 
 
 _code = attrgetter("value")  # a play's card code
+_trick = copier(Trick, "plays", "winner")  # `Trick(plays, winner)` as a plain copy (hot path)
+
+
+def _first(at: dict[str, int], codes: frozenset[str], i: int, total: int) -> int:
+    """The first position from `i` on where one of `codes` is played (`total`: none)."""
+    return min([k for k in map(at.get, codes) if k is not None and k >= i], default=total)
 
 
 def start_tricks(state: S, leader: int, **changes: Any) -> S:
