@@ -81,6 +81,7 @@ class SlovenianFamily(
         # A bid's value in its fact: the contract's id, or "pass" (PASSED = -1: the last entry).
         self._bid_values = (*(c.id for c in f.contracts), _PASS)
         self._bid_facts: dict[tuple[int, int], Fact] = {}  # (seat, bid) -> its fact
+        self._bid_rows: dict[int, tuple[tuple[Fact, ...], ...]] = {}  # see `_bid_rows_for`
         self._memos: dict[tuple[int, str], tuple[Rules, dict[object, tuple[Any, ...]]]] = {}
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
@@ -306,11 +307,12 @@ class SlovenianFamily(
     ) -> tuple[SlovenianState, int]:
         """Validated bids from `moves[start]` on, applied at once (one state at the end), equal
         to `apply_bidding` one by one; stops after the bid that ends the auction. The bids are
-        kept on locals (a list, the count of passes), their facts come from `_bid_facts`."""
+        kept on locals (a list, the count of passes), their facts come from `_bid_rows`."""
         auction, seat = s.auction, s.turn
         assert auction is not None and seat is not None
         bids, facts = [*auction.bids], [*s.facts]
-        index, known, players = self.contract_index, self._bid_facts, len(bids)
+        index, players = self.contract_index, len(bids)
+        rows = self._bid_rows.get(players) or self._bid_rows_for(players)
         passed, i, total = bids.count(PASSED), start, len(moves)
         while i < total:
             move = moves[i]
@@ -318,10 +320,10 @@ class SlovenianFamily(
             if move.kind == _PASS:
                 bids[seat] = PASSED
                 passed += 1
-                fact = known.get((seat, PASSED)) or self._bid_fact((seat, PASSED))
+                fact = rows[seat][PASSED]
             else:
                 bid = bids[seat] = index[move.value]
-                fact = known.get((seat, bid)) or self._bid_fact((seat, bid))
+                fact = rows[seat][bid]
                 if passed == players - 1:  # all the others passed: this bid ends it
                     facts.append(fact)
                     done = Auction(auction.forehand, tuple(bids))
@@ -351,6 +353,16 @@ class SlovenianFamily(
         facts = (*s.facts, *[known.get(x) or self._bid_fact(x) for x in said])
         done = Auction(auction.forehand, tuple(bids))
         return self._contract_chosen(s, last, bids[last], done, facts)  # type: ignore[arg-type]
+
+    def _bid_rows_for(self, players: int) -> tuple[tuple[Fact, ...], ...]:
+        """Per seat, the fact of each bid by contract index (a pass last: PASSED = -1), the
+        very facts `_bid_fact` makes; kept per player count in `_bid_rows`."""
+        bids = [*range(len(self._bid_values) - 1), PASSED]
+        found = self._bid_rows[players] = tuple(
+            tuple(self._bid_facts.get((seat, b)) or self._bid_fact((seat, b)) for b in bids)
+            for seat in range(players)
+        )
+        return found
 
     def _bid_fact(self, said: tuple[int, int]) -> Fact:
         """The fact of a bid (seat, contract index or PASSED), as `apply_bidding` makes it."""

@@ -74,9 +74,9 @@ class CallAndExchange:
         zaruf."""
         in_talon = tuple(c for c in cards if c in s.talon)
         wanted = {id(c) for c in cards}  # by identity first: a card's `__eq__` is slow
-        found = [seat for seat, hand in enumerate(s.hands) for c in hand if id(c) in wanted]
-        if len(found) + len(in_talon) == len(cards):  # each called card found once
-            holders = set(found)
+        found = [len(wanted.intersection(map(id, hand))) for hand in s.hands]
+        if sum(found) + len(in_talon) == len(cards):  # each called card found once
+            holders = {seat for seat, count in enumerate(found) if count}
         else:  # a hand holds equal cards that are not the same objects
             holders = {seat for seat, hand in enumerate(s.hands) for c in cards if c in hand}
         partners = tuple(sorted(holders - {s.declarer}))
