@@ -143,7 +143,7 @@ class TrickPlay(Generic[S]):
         rules = self.trick_rules(state)
         winning_index, orders = t.winning_index, _orders(players)
         codes = [*map(_code, moves[start:] if start else moves)]
-        played: list[Card] = [*map(deck.by_code.get, codes)]  # type: ignore[arg-type]
+        played: list[Card] = [*map(deck.by_code.get, codes)]  # type: ignore[list-item]
         total = len(played)
         at: dict[str, int] | None = None  # where each code is played (once watched cards)
         cards = [c for _, c in state.trick]  # of the trick in play

@@ -1,8 +1,9 @@
 """A rule set's `trick_watch` keeps its promise (`engine.trickplay.TrickWatch`): on a trick it
 leaves quiet, `after_trick` gives back the very state it was given - or, under a watch of
 talon gifts while the talon lasts, `give_talon`'s state - and `hand_over` is False: the fast
-replay skips both hooks there (and gives the talon cards itself). Checked on the pure path (`apply`) of random hands of
-every rule set and player count, steered towards the rare mechanics."""
+replay skips both hooks there (and gives the talon cards itself). Checked on the pure path
+(`apply`) of random hands of every rule set and player count, steered towards the rare
+mechanics."""
 
 from __future__ import annotations
 
