@@ -4,6 +4,11 @@ It serves TarokService.Ping with no interceptor, no logging, no metrics and no s
 answers every call with a payload of `--reply-bytes` bytes (bench/service.py passes the
 size of a real SubmitMoveResponse). Prints `listening on 127.0.0.1:PORT` once ready.
 
+The service is registered as a generic handler only, as the tarok server registers its own
+(`server/generic.py`): grpc.aio waits on one pending request per *registered* method for
+every call it accepts, so the generated `add_*Servicer_to_server` (which also registers the
+methods) would make the floor dearer. `--registered` serves it that way instead.
+
     .venv/bin/python bench/echo_server.py --port 0 --reply-bytes 40
 """
 
@@ -35,9 +40,19 @@ class Echo(svc_grpc.TarokServiceServicer):
         return self.reply
 
 
-async def serve(port: int, reply_bytes: int) -> None:
+async def serve(port: int, reply_bytes: int, registered: bool) -> None:
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
-    svc_grpc.add_TarokServiceServicer_to_server(Echo(reply_bytes), server)  # type: ignore[abstract]
+    echo = Echo(reply_bytes)  # type: ignore[abstract]
+    if registered:
+        svc_grpc.add_TarokServiceServicer_to_server(echo, server)
+    else:
+        ping = grpc.unary_unary_rpc_method_handler(
+            echo.Ping,
+            request_deserializer=svc.PingRequest.FromString,
+            response_serializer=svc.PingResponse.SerializeToString,
+        )
+        generic = grpc.method_handlers_generic_handler("tarok.v1.TarokService", {"Ping": ping})
+        server.add_generic_rpc_handlers((generic,))
     bound = server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
     print(f"listening on 127.0.0.1:{bound}", flush=True)
@@ -53,8 +68,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--reply-bytes", type=int, default=40)
+    parser.add_argument(
+        "--registered", action="store_true", help="register the methods, as generated code does"
+    )
     args = parser.parse_args()
-    asyncio.run(serve(args.port, args.reply_bytes))
+    asyncio.run(serve(args.port, args.reply_bytes, args.registered))
     return 0
 
 
