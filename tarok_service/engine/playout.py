@@ -17,7 +17,7 @@ from .bitcards import BitDeck, bit_deck
 from .cards import Card
 from .moves import Move
 from .phases import PhaseRule
-from .state import TRICKS, HandState, Play, evolve
+from .state import TRICKS, HandState, Play, copier
 from .trickplay import TrickPlay
 from .variant import Variant
 
@@ -36,7 +36,11 @@ def fast_choice(rng: Chooser) -> Callable[[Sequence[T]], T]:
     drawing its bounded integers the standard way (`getrandbits` of the bound's bit length
     until one is below it), in one Python frame instead of two: the playouts' most frequent
     call."""
-    if not _standard_choice(rng):
+    kind = type(rng)
+    standard = _STANDARD.get(kind)
+    if standard is None:
+        standard = _STANDARD[kind] = _standard_choice(kind)
+    if not standard:
         return rng.choice
     getrandbits: Callable[[int], int] = rng.getrandbits  # type: ignore[attr-defined]
 
@@ -53,10 +57,13 @@ def fast_choice(rng: Chooser) -> Callable[[Sequence[T]], T]:
     return choice
 
 
-def _standard_choice(rng: Chooser) -> bool:
-    """Whether `rng.choice` is `random.Random.choice` over `_randbelow_with_getrandbits` (told
-    by the functions' module and names: the engine does not import `random`)."""
-    kind = type(rng)
+_STANDARD: dict[type, bool] = {}  # `_standard_choice` by the class of the random source
+
+
+def _standard_choice(kind: type) -> bool:
+    """Whether `choice` of the class of a random source is `random.Random.choice` over
+    `_randbelow_with_getrandbits` (told by the functions' module and names: the engine does
+    not import `random`)."""
     found = [getattr(kind, name, None) for name in ("choice", "_randbelow")]
     names = [(getattr(f, "__module__", None), getattr(f, "__qualname__", None)) for f in found]
     return names == [("random", "Random.choice"), ("random", "Random._randbelow_with_getrandbits")]
@@ -155,7 +162,7 @@ def _play_tricks(
             continue
         after = tuple([tuple(h) for h in hands])
         if work is None:
-            work = evolve(state)
+            work = copier(type(state))(state)
         state = work = current = variant.complete_in_place(work, after, tuple(plays), rules)
         if state.phase != TRICKS or state.turn is None:
             return state

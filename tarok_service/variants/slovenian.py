@@ -40,6 +40,7 @@ __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily
 
 _PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
+_CHOSEN = ("auction", "facts", "contract", "declarer", "turn", "phase")  # a contract chosen
 _GIFT_COPY = copier(SlovenianState, "talon", "piles", "gifts")  # klop's talon card to a winner
 
 
@@ -386,9 +387,10 @@ class SlovenianFamily(
             )
         else:
             phase = Phase.ANNOUNCE
-        return evolve(
-            s, auction=auction, facts=facts, contract=index, declarer=seat, turn=seat, phase=phase
+        chosen: SlovenianState = copier(type(s), *_CHOSEN)(
+            s, auction, facts, index, seat, seat, phase
         )
+        return chosen
 
     # --- announcements and kontra (engine.announce) -------------------------------------
 
@@ -397,25 +399,43 @@ class SlovenianFamily(
         return seat in s.team()
 
     def round_moves(self, s: SlovenianState, seat: int) -> Sequence[Move]:
-        """The round's legal moves of `seat`, kept per what they depend on: the table rules
-        (by identity), the contract, the sides, what was said, whether a call was made and (in
-        a contract with bonuses) what the seat holds of the ultimo cards."""
-        rules = s.rules
-        holds = self._holdings(s)[seat] if self.contract_table[s.contract].bonuses else None
-        key = (
-            s.contract,
-            s.declarer,
-            s.partners,
-            bool(s.called),
-            seat,
-            s.announced,
-            s.levels,
-            holds,
-        )
-        memo = self._memo(rules, "round")
+        """The round's legal moves of `seat`, kept per what they depend on (see
+        `_round_table`) and what was said."""
+        table = self._round_table(s)
+        return table.get((seat, s.announced, s.levels)) or self._round_entry(s, seat, table)
+
+    def round_lister(
+        self, s: SlovenianState
+    ) -> Callable[[SlovenianState, int], Sequence[Move]]:
+        """`round_moves` with the table of the round (what it does not change) found once."""
+        table = self._round_table(s)
+        get, entry = table.get, self._round_entry
+
+        def moves(st: SlovenianState, seat: int) -> Sequence[Move]:
+            return get((seat, st.announced, st.levels)) or entry(st, seat, table)
+
+        return moves
+
+    def _round_table(self, s: SlovenianState) -> dict[object, tuple[Move, ...]]:
+        """The round's moves by (seat, announced, levels) at what the round does not change:
+        the table rules (by identity), the contract, the sides, whether a call was made and
+        (in a contract with bonuses) what each seat holds of the ultimo cards."""
+        holds = self._holdings(s) if self.contract_table[s.contract].bonuses else None
+        memo = self._memo(s.rules, "round")
+        key = (s.contract, s.declarer, s.partners, bool(s.called), holds)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = tuple(self._round_moves(s, seat))
+            found = memo[key] = ({},)
+        table: dict[object, tuple[Move, ...]] = found[0]
+        return table
+
+    def _round_entry(
+        self, s: SlovenianState, seat: int, table: dict[object, tuple[Move, ...]]
+    ) -> tuple[Move, ...]:
+        """`round_moves` worked out, and kept in `table` (bounded as `_memo`)."""
+        if len(table) >= 4096:
+            table.clear()
+        found = table[(seat, s.announced, s.levels)] = tuple(self._round_moves(s, seat))
         return found
 
     def announceable(self, s: SlovenianState, seat: int) -> list[str]:
