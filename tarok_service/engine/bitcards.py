@@ -20,7 +20,7 @@ from .cards import Card, Deck
 class BitDeck:
     """One deck's bit tables (built once per deck: see `bit_deck`)."""
 
-    __slots__ = ("bit", "card_at", "cards", "deck", "suit_mask")
+    __slots__ = ("bit", "card_at", "cards", "deck", "powers", "suit_mask", "_made")
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
@@ -33,6 +33,20 @@ class BitDeck:
         for i, c in enumerate(deck.cards):
             suits[c.suit] = suits.get(c.suit, 0) | 1 << i
         self.suit_mask = suits
+        self.powers: tuple[int, ...] = tuple(1 << i for i in range(len(deck.cards)))
+        # Hands `hand_of` made, by identity (each kept alive with its mask): deals make them,
+        # the playouts' trick loop asks for their masks right after.
+        self._made: dict[int, tuple[tuple[Card, ...], int]] = {}
+
+    def hand_of(self, indices: Sequence[int]) -> tuple[Card, ...]:
+        """The hand of the deck's cards at `indices` (increasing: a hand in deck order); its
+        mask kept for `ordered_mask` (the last 1024 hands made)."""
+        hand = tuple(map(self.cards.__getitem__, indices))
+        made = self._made
+        if len(made) >= 1024:
+            made.clear()
+        made[id(hand)] = (hand, sum(map(self.powers.__getitem__, indices)))
+        return hand
 
     def mask(self, cards: Iterable[Card]) -> int:
         """The mask of `cards` (cards equal to the deck's count as the deck's)."""
@@ -58,6 +72,9 @@ class BitDeck:
 
     def ordered_mask(self, cards: Sequence[Card]) -> int | None:
         """The mask of `cards` when they are the deck's own objects in deck order, else None."""
+        made = self._made.get(id(cards))
+        if made is not None and made[0] is cards:
+            return made[1]
         bits = [*map(self.bit.get, map(id, cards))]
         if None in bits or bits != sorted(bits):  # type: ignore[type-var]
             return None

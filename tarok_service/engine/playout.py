@@ -78,11 +78,20 @@ PickCard = Callable[[HandState, int, list[Card], list[Play]], Card]
 def random_playout(variant: Variant[Any], state: HandState, rng: Chooser) -> HandState:
     """The finished hand after uniformly random legal moves from `state`."""
     choice = fast_choice(rng)
+    return playout(variant, state, choice, CardsOnly(choice))
 
-    def pick_card(_: HandState, __: int, legal: list[Card], ___: list[Play]) -> Card:
-        return choice(legal)
 
-    return playout(variant, state, choice, pick_card)
+class CardsOnly:
+    """A card policy that looks at the legal cards only: `choose(legal)` (the trick loop calls
+    it without the other arguments)."""
+
+    __slots__ = ("choose",)
+
+    def __init__(self, choose: Callable[[list[Card]], Card]) -> None:
+        self.choose = choose
+
+    def __call__(self, _: HandState, __: int, legal: list[Card], ___: list[Play]) -> Card:
+        return self.choose(legal)
 
 
 def playout(
@@ -142,6 +151,7 @@ def _play_tricks(
     seat = state.turn
     assert seat is not None
     bit, held_cards = bits.bit, variant.held_cards
+    choose = pick_card.choose if isinstance(pick_card, CardsOnly) else None
     # `current` has every seat's hand as it was before the trick in play: right for the seat
     # to play, which has not played to it yet (what `held_cards` reads).
     current, work = state, None
@@ -149,10 +159,14 @@ def _play_tricks(
         hand, m = hands[seat], masks[seat]
         held = held_cards(current, seat)
         if plain:
-            legal = _plain_legal(bits, hand, m, plays[0][1] if plays else None, trump, held)
+            legal = (
+                _plain_legal(bits, hand, m, plays[0][1] if plays else None, trump, held)
+                if plays or held
+                else hand  # the leader: any card
+            )
         else:
             legal = t.legal_plays(hand, [c for _, c in plays], rules, held)
-        card = pick_card(current, seat, legal, plays)
+        card = pick_card(current, seat, legal, plays) if choose is None else choose(legal)
         b = bit[id(card)]
         del hand[(m & (b - 1)).bit_count()]
         masks[seat] = m ^ b

@@ -13,6 +13,7 @@ from ..engine import moves as m
 from ..engine import tricks as t
 from ..engine.announce import AnnouncementRound
 from ..engine.auction import PASSED, Auction, Situation, legal_bids, run_auction
+from ..engine.bitcards import bit_deck
 from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, tarok54
 from ..engine.match import MatchState
 from ..engine.moves import Move, shared_move
@@ -40,6 +41,7 @@ __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily
 
 _PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
+_BIDS_COPY = copier(Auction, "bids")  # an auction with its bids replaced
 _CHOSEN = ("auction", "facts", "contract", "declarer", "turn", "phase")  # a contract chosen
 _GIFT_COPY = copier(SlovenianState, "talon", "piles", "gifts")  # klop's talon card to a winner
 
@@ -75,6 +77,7 @@ class SlovenianFamily(
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
+        self._hand_of = bit_deck(self._deck).hand_of
         self._tarok_indices = frozenset(i for i, c in enumerate(self._deck.cards) if c.is_tarok)
         self._monds = tuple(c for c in self._deck.cards if is_mond(c))
         self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
@@ -190,11 +193,12 @@ class SlovenianFamily(
             plan = self._deal_plans[(n, dealer)] = self._deal_plan(n, dealer)
         talon_at, seats_at, auction, bidding_turn = plan
         own, taroks, redeal = self._deck.cards, self._tarok_indices, False
+        hand_of = self._hand_of  # hands whose masks the playouts' trick loop asks for
         hands = []
         for at in seats_at:
             held = sorted(at(order))
             redeal = redeal or taroks.isdisjoint(held)
-            hands.append(itemgetter(*held)(own))
+            hands.append(hand_of(held))
         if talon is None:
             talon = itemgetter(*talon_at(order))(own)
         phase, turn = (Phase.REDEAL, None) if redeal else (Phase.BIDDING, bidding_turn)
@@ -350,7 +354,7 @@ class SlovenianFamily(
         bids, said, last = run_auction(auction, seat, choose)
         known = self._bid_facts
         facts = (*s.facts, *[known.get(x) or self._bid_fact(x) for x in said])
-        done = Auction(auction.forehand, tuple(bids))
+        done: Auction = _BIDS_COPY(auction, tuple(bids))
         return self._contract_chosen(s, last, bids[last], done, facts)  # type: ignore[arg-type]
 
     def _bid_fact(self, said: tuple[int, int]) -> Fact:
