@@ -142,10 +142,14 @@ class AnnouncementRound(Generic[S]):
                 s, (*s.announced, (move.value, seat)), 0, (*s.facts, fact), seat
             )
             return said
-        level = s.level(move.value) + 1
-        levels = (*((i, v) for i, v in s.levels if i != move.value), (move.value, level))
-        fact = shared_fact(seat, _KONTRA, move.value, level)
-        said = copier(type(s), *_RAISED)(s, levels, 0, (*s.facts, fact), seat)
+        item, level, kept = move.value, 1, []  # the item one level up, moved to the end
+        for name, at in s.levels:
+            if name == item:
+                level = at + 1
+            else:
+                kept.append((name, at))
+        fact = shared_fact(seat, _KONTRA, item, level)
+        said = copier(type(s), *_RAISED)(s, (*kept, (item, level)), 0, (*s.facts, fact), seat)
         return said
 
     def replay_round(self, s: S, moves: Sequence[Move], start: int) -> tuple[S, int]:

@@ -190,13 +190,8 @@ def _play_tricks(
 
 def _masks(bits: BitDeck, hands: Sequence[Sequence[Card]]) -> list[int] | None:
     """The hands' masks; None unless every hand is in deck order (see `BitDeck.ordered_mask`)."""
-    masks = []
-    for hand in hands:
-        mask = bits.ordered_mask(hand)
-        if mask is None:
-            return None
-        masks.append(mask)
-    return masks
+    masks = [*map(bits.ordered_mask, hands)]
+    return None if None in masks else masks  # type: ignore[return-value]
 
 
 def _plain_legal(

@@ -352,8 +352,10 @@ class SlovenianFamily(
             return PASSED if move.kind == _PASS else index[move.value]
 
         bids, said, last = run_auction(auction, seat, choose)
-        known = self._bid_facts
-        facts = (*s.facts, *[known.get(x) or self._bid_fact(x) for x in said])
+        new = [*map(self._bid_facts.get, said)]
+        if None in new:
+            new = [f or self._bid_fact(x) for f, x in zip(new, said, strict=True)]
+        facts = (*s.facts, *new)
         done: Auction = _BIDS_COPY(auction, tuple(bids))
         return self._contract_chosen(s, last, bids[last], done, facts)  # type: ignore[arg-type]
 
