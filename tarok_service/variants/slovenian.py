@@ -78,6 +78,7 @@ class SlovenianFamily(
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
         self._hand_of = bit_deck(self._deck).hand_of
+        self._deck_size = len(self._deck)
         self._tarok_indices = frozenset(i for i, c in enumerate(self._deck.cards) if c.is_tarok)
         self._monds = tuple(c for c in self._deck.cards if is_mond(c))
         self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
@@ -85,6 +86,8 @@ class SlovenianFamily(
         # A bid's value in its fact: the contract's id, or "pass" (PASSED = -1: the last entry).
         self._bid_values = (*(c.id for c in f.contracts), _PASS)
         self._bid_facts: dict[tuple[int, int], Fact] = {}  # (seat, bid) -> its fact
+        # A bid move's value -> the bid (a pass has none: the empty value)
+        self._bid_of = {**self.contract_index, shared_move(_PASS).value: PASSED}
         self._memos: dict[tuple[int, str], tuple[Rules, dict[object, tuple[Any, ...]]]] = {}
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
@@ -180,7 +183,7 @@ class SlovenianFamily(
         return self._dealt(rules, found, dealer, tuple(order[: self.talon_size]))  # type: ignore[arg-type]
 
     def random_deal(self, rules: Rules, rng: RandomBits, dealer: int) -> SlovenianState:
-        return self._dealt(rules, random_order(len(self._deck), rng), dealer, None)
+        return self._dealt(rules, random_order(self._deck_size, rng), dealer, None)
 
     def _dealt(
         self, rules: Rules, order: Sequence[int], dealer: int, talon: tuple[Card, ...] | None
@@ -345,15 +348,14 @@ class SlovenianFamily(
         bid by bid (`auction.run_auction`: the bids on locals, one state at the end)."""
         auction, seat, rules = s.auction, s.turn, s.rules
         assert auction is not None and seat is not None
-        memo, lists, index = self._memo(rules, "bids"), self._bid_list, self.contract_index
+        memo, lists, bid_of = self._memo(rules, "bids"), self._bid_list, self._bid_of
 
         def choose(_: int, situation: Situation) -> int:
-            move = pick([*(memo.get(situation) or lists(rules, situation))])
-            return PASSED if move.kind == _PASS else index[move.value]
+            return bid_of[pick([*(memo.get(situation) or lists(rules, situation))]).value]
 
         bids, said, last = run_auction(auction, seat, choose)
         new = [*map(self._bid_facts.get, said)]
-        if None in new:
+        if not all(new):  # (not `None in`: that would call each fact's `__eq__`)
             new = [f or self._bid_fact(x) for f, x in zip(new, said, strict=True)]
         facts = (*s.facts, *new)
         done: Auction = _BIDS_COPY(auction, tuple(bids))
