@@ -40,10 +40,11 @@ class BitDeck:
 
     def hand_of(self, indices: Sequence[int]) -> tuple[Card, ...]:
         """The hand of the deck's cards at `indices` (increasing: a hand in deck order); its
-        mask kept for `ordered_mask` (the last 256 hands made)."""
+        mask kept for `ordered_mask` (the last 16 hands made: kept no longer, so that
+        they die young, before the garbage collector moves them on)."""
         hand = tuple(map(self.cards.__getitem__, indices))
         made = self._made
-        if len(made) >= 256:
+        if len(made) >= 16:
             made.clear()
         made[id(hand)] = (hand, sum(map(self.powers.__getitem__, indices)))
         return hand
