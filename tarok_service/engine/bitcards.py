@@ -13,6 +13,7 @@ for four cards), so trick winners are judged there; a follow-suit mask is 0.3 us
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 
 from .cards import Card, Deck
 
@@ -42,11 +43,14 @@ class BitDeck:
         """The hand of the deck's cards at `indices` (increasing: a hand in deck order); its
         mask kept for `ordered_mask` (the last 16 hands made: kept no longer, so that
         they die young, before the garbage collector moves them on)."""
-        hand = tuple(map(self.cards.__getitem__, indices))
+        if len(indices) < 2:  # (an itemgetter of one index gives the item, not a tuple)
+            return tuple([self.cards[i] for i in indices])
+        at = itemgetter(*indices)
+        hand: tuple[Card, ...] = at(self.cards)
         made = self._made
         if len(made) >= 16:
             made.clear()
-        made[id(hand)] = (hand, sum(map(self.powers.__getitem__, indices)))
+        made[id(hand)] = (hand, sum(at(self.powers)))
         return hand
 
     def mask(self, cards: Iterable[Card]) -> int:
