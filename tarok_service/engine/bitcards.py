@@ -21,7 +21,7 @@ from .cards import Card, Deck
 class BitDeck:
     """One deck's bit tables (built once per deck: see `bit_deck`)."""
 
-    __slots__ = ("bit", "card_at", "cards", "deck", "powers", "suit_mask", "_made")
+    __slots__ = ("_made", "bit", "card_at", "cards", "deck", "powers", "suit_mask")
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck

@@ -412,9 +412,7 @@ class SlovenianFamily(
         table = self._round_table(s)
         return table.get((seat, s.announced, s.levels)) or self._round_entry(s, seat, table)
 
-    def round_lister(
-        self, s: SlovenianState
-    ) -> Callable[[SlovenianState, int], Sequence[Move]]:
+    def round_lister(self, s: SlovenianState) -> Callable[[SlovenianState, int], Sequence[Move]]:
         """`round_moves` with the table of the round (what it does not change) found once."""
         table = self._round_table(s)
         get, entry = table.get, self._round_entry
