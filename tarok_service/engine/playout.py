@@ -73,25 +73,17 @@ PickMove = Callable[[list[Move]], Move]
 # (the state before the trick in play - the hand of the seat to play is current there -, the
 # seat to play, its legal cards in the order of `legal_moves`, the plays of the trick so far)
 PickCard = Callable[[HandState, int, list[Card], list[Play]], Card]
+ChooseCard = Callable[[list[Card]], Card]  # a card policy that looks at the legal cards only
 
 
 def random_playout(variant: Variant[Any], state: HandState, rng: Chooser) -> HandState:
     """The finished hand after uniformly random legal moves from `state`."""
     choice = fast_choice(rng)
-    return playout(variant, state, choice, CardsOnly(choice))
 
+    def pick_card(_: HandState, __: int, legal: list[Card], ___: list[Play]) -> Card:
+        return choice(legal)
 
-class CardsOnly:
-    """A card policy that looks at the legal cards only: `choose(legal)` (the trick loop calls
-    it without the other arguments)."""
-
-    __slots__ = ("choose",)
-
-    def __init__(self, choose: Callable[[list[Card]], Card]) -> None:
-        self.choose = choose
-
-    def __call__(self, _: HandState, __: int, legal: list[Card], ___: list[Play]) -> Card:
-        return self.choose(legal)
+    return _playout(variant, state, choice, pick_card, choice)
 
 
 def playout(
@@ -99,6 +91,18 @@ def playout(
 ) -> HandState:
     """The finished hand from `state`: card plays chosen by `pick_card`, other moves by
     `pick_move` (from the legal ones, in the order of `legal_moves`)."""
+    return _playout(variant, state, pick_move, pick_card, None)
+
+
+def _playout(
+    variant: Variant[Any],
+    state: HandState,
+    pick_move: PickMove,
+    pick_card: PickCard,
+    choose: ChooseCard | None,
+) -> HandState:
+    """`playout`; `choose`: `pick_card` as a function of the legal cards alone, if it is one
+    (the bitmask loop calls it without the other arguments)."""
     trick_play = variant if isinstance(variant, TrickPlay) else None
     fast = trick_play is not None and _plain_trick_play(trick_play)
     found: dict[str, PhaseRule[Any]] = {}  # each phase's hooks, looked up once per playout
@@ -108,7 +112,7 @@ def playout(
         if hooks is None:
             hooks = found[phase] = variant.phase_rule(phase)
         if phase == TRICKS and trick_play is not None and state.turn is not None:
-            played = _play_tricks(trick_play, state, pick_card) if fast else None
+            played = _play_tricks(trick_play, state, pick_card, choose) if fast else None
             if played is None:  # one card through the hooks
                 legal = hooks.legal(state)
                 cards = [trick_play.deck(state.rules).by_code[mv.value] for mv in legal]
@@ -135,7 +139,7 @@ def _plain_trick_play(variant: TrickPlay[Any]) -> bool:
 
 
 def _play_tricks(
-    variant: TrickPlay[Any], state: HandState, pick_card: PickCard
+    variant: TrickPlay[Any], state: HandState, pick_card: PickCard, choose: ChooseCard | None
 ) -> HandState | None:
     """The policy's card plays from `state` as long as trick play goes on; None when the hands
     are not in deck order (the masks could not give the legal cards in hand order)."""
@@ -151,7 +155,6 @@ def _play_tricks(
     seat = state.turn
     assert seat is not None
     bit, held_cards = bits.bit, variant.held_cards
-    choose = pick_card.choose if isinstance(pick_card, CardsOnly) else None
     # `current` has every seat's hand as it was before the trick in play: right for the seat
     # to play, which has not played to it yet (what `held_cards` reads).
     current, work = state, None
