@@ -41,6 +41,7 @@ __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily
 
 _PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
+_ROUND_LIMIT = 64  # the announcement round's tables, and the entries of each (`_round_table`)
 _BIDS_COPY = copier(Auction, "bids")  # an auction with its bids replaced
 _CHOSEN = ("auction", "facts", "contract", "declarer", "turn", "phase")  # a contract chosen
 _GIFT_COPY = copier(SlovenianState, "talon", "piles", "gifts")  # klop's talon card to a winner
@@ -273,9 +274,10 @@ class SlovenianFamily(
             )
         return found
 
-    def _memo(self, rules: Rules, name: str) -> dict[object, tuple[Any, ...]]:
-        """A bounded memo of results that depend only on this rule set, the table `rules`
-        (looked up by identity: hashing rules is slow) and the key the caller builds."""
+    def _memo(self, rules: Rules, name: str, limit: int = 4096) -> dict[object, tuple[Any, ...]]:
+        """A bounded memo (`limit` entries) of results that depend only on this rule set, the
+        table `rules` (looked up by identity: hashing rules is slow) and the key the caller
+        builds."""
         memos = self._memos
         key = (id(rules), name)
         found = memos.get(key)
@@ -284,7 +286,7 @@ class SlovenianFamily(
                 memos.clear()
             found = memos[key] = (rules, {})
         memo = found[1]
-        if len(memo) >= 4096:
+        if len(memo) >= limit:
             memo.clear()
         return memo
 
@@ -425,9 +427,10 @@ class SlovenianFamily(
     def _round_table(self, s: SlovenianState) -> dict[object, tuple[Move, ...]]:
         """The round's moves by (seat, announced, levels) at what the round does not change:
         the table rules (by identity), the contract, the sides, whether a call was made and
-        (in a contract with bonuses) what each seat holds of the ultimo cards."""
+        (in a contract with bonuses) what each seat holds of the ultimo cards. At most
+        `_ROUND_LIMIT` tables of as many entries each (as much as one memo of `_memo`)."""
         holds = self._holdings(s) if self.contract_table[s.contract].bonuses else None
-        memo = self._memo(s.rules, "round")
+        memo = self._memo(s.rules, "round", _ROUND_LIMIT)
         key = (s.contract, s.declarer, s.partners, bool(s.called), holds)
         found = memo.get(key)
         if found is None:
@@ -438,8 +441,8 @@ class SlovenianFamily(
     def _round_entry(
         self, s: SlovenianState, seat: int, table: dict[object, tuple[Move, ...]]
     ) -> tuple[Move, ...]:
-        """`round_moves` worked out, and kept in `table` (bounded as `_memo`)."""
-        if len(table) >= 4096:
+        """`round_moves` worked out, and kept in `table`."""
+        if len(table) >= _ROUND_LIMIT:
             table.clear()
         found = table[(seat, s.announced, s.levels)] = tuple(self._round_moves(s, seat))
         return found
