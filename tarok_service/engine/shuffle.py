@@ -12,17 +12,12 @@ drawn again, so the order is exactly uniform.
 
 from __future__ import annotations
 
-from operator import sub
 from struct import Struct
 from typing import NamedTuple, Protocol
 
 _WORD, _INDEX, _RANDOM = 64, 8, 44  # bits per key, of the position, random
 _EXPONENT = 0x3FF << 52  # the floats' exponent bits: [1, 2)
 MAX_SIZE = 1 << _INDEX
-# Two keys with equal random parts are less than this apart (their positions differ by less
-# than 2^8 units of the last place, 2^-52 in [1, 2), where the difference of two floats is
-# exact): sorted keys no two of them that close have no tie, without the exact test.
-_APART = 2.0 ** (_INDEX - 52)
 
 
 class RandomBits(Protocol):
@@ -67,13 +62,8 @@ def random_order(size: int, rng: RandomBits) -> bytes:
     width = floats.size
     while True:
         bits = (rng.getrandbits(_WORD * size) & layout.random) | layout.fixed
-        keys = sorted(floats.unpack(bits.to_bytes(width, "little")))
-        ordered = floats.pack(*keys)
-        if (
-            size < 2
-            or min(map(sub, keys[1:], keys)) >= _APART
-            or not _tie(int.from_bytes(ordered, "little") & layout.random, layout)
-        ):
+        ordered = floats.pack(*sorted(floats.unpack(bits.to_bytes(width, "little"))))
+        if not _tie(int.from_bytes(ordered, "little") & layout.random, layout):
             return ordered[::8]
 
 
