@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 from . import moves as m
 from .moves import Move, shared_move
 from .phases import PhaseRule
-from .state import TRICKS, HandState, evolve
+from .state import TRICKS, HandState, copier, evolve
 from .view import Fact, shared_fact
 
 
@@ -58,6 +58,11 @@ S = TypeVar("S", bound=AnnouncingState)
 # class on every use, and compares slower than a str).
 _PASS, _ANNOUNCE, _KONTRA = RoundKind.PASS.value, RoundKind.ANNOUNCE.value, RoundKind.KONTRA.value
 _PASS_MOVE = shared_move(_PASS)
+# The fields a saying and the round's end change, for `state.copier` (a copy made without
+# keyword arguments: these copies are made in every playout).
+_ANNOUNCED = ("announced", "passes", "facts", "turn")
+_RAISED = ("levels", "passes", "facts", "turn")
+_ENDED = ("passes", "phase", "turn")
 
 
 class AnnouncementRound(Generic[S]):
@@ -99,6 +104,11 @@ class AnnouncementRound(Generic[S]):
         `turn` or `passes`)."""
         return self._round_moves(s, seat)
 
+    def round_lister(self, s: S) -> Callable[[S, int], Sequence[Move]]:
+        """`round_moves` for the states of the round from `s` on, as one function (a rule set
+        may read once what the round does not change: the hands, the contract, the sides)."""
+        return self.round_moves
+
     def _round_moves(self, s: S, seat: int) -> list[Move]:
         moves = [_PASS_MOVE]
         items = self.announceable(s, seat)
@@ -125,19 +135,22 @@ class AnnouncementRound(Generic[S]):
 
     def _say(self, s: S, seat: int, move: Move) -> S:
         """The state after `seat` announces or raises (he keeps the turn)."""
+        said: S
         if move.kind == _ANNOUNCE:
             fact = shared_fact(seat, _ANNOUNCE, move.value)
-            return evolve(
-                s,
-                announced=(*s.announced, (move.value, seat)),
-                passes=0,
-                facts=(*s.facts, fact),
-                turn=seat,
+            said = copier(type(s), *_ANNOUNCED)(
+                s, (*s.announced, (move.value, seat)), 0, (*s.facts, fact), seat
             )
-        level = s.level(move.value) + 1
-        levels = (*((i, v) for i, v in s.levels if i != move.value), (move.value, level))
-        fact = shared_fact(seat, _KONTRA, move.value, level)
-        return evolve(s, levels=levels, passes=0, facts=(*s.facts, fact), turn=seat)
+            return said
+        item, level, kept = move.value, 1, []  # the item one level up, moved to the end
+        for name, at in s.levels:
+            if name == item:
+                level = at + 1
+            else:
+                kept.append((name, at))
+        fact = shared_fact(seat, _KONTRA, item, level)
+        said = copier(type(s), *_RAISED)(s, (*kept, (item, level)), 0, (*s.facts, fact), seat)
+        return said
 
     def replay_round(self, s: S, moves: Sequence[Move], start: int) -> tuple[S, int]:
         """Validated moves of the round from `moves[start]` on, applied at once to the end of
@@ -159,7 +172,7 @@ class AnnouncementRound(Generic[S]):
         """The round played to its end by `pick`, equal to `apply_round(pick(legal_round))`
         move by move: a pass only moves the turn on (in locals), a saying makes the next
         state."""
-        seat, passes, players, moves = s.turn, s.passes, s.players, self.round_moves
+        seat, passes, players, moves = s.turn, s.passes, s.players, self.round_lister(s)
         assert seat is not None
         while True:
             move = pick([*moves(s, seat)])
@@ -173,4 +186,5 @@ class AnnouncementRound(Generic[S]):
 
     def _start_play(self, s: S) -> S:
         """Trick play starting, as `trickplay.start_tricks` makes it."""
-        return evolve(s, passes=0, phase=TRICKS, turn=self.first_leader(s))
+        started: S = copier(type(s), *_ENDED)(s, 0, TRICKS, self.first_leader(s))
+        return started

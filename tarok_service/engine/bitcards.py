@@ -13,6 +13,7 @@ for four cards), so trick winners are judged there; a follow-suit mask is 0.3 us
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 
 from .cards import Card, Deck
 
@@ -20,7 +21,7 @@ from .cards import Card, Deck
 class BitDeck:
     """One deck's bit tables (built once per deck: see `bit_deck`)."""
 
-    __slots__ = ("bit", "card_at", "cards", "deck", "suit_mask")
+    __slots__ = ("_made", "bit", "card_at", "cards", "deck", "powers", "suit_mask")
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
@@ -33,6 +34,24 @@ class BitDeck:
         for i, c in enumerate(deck.cards):
             suits[c.suit] = suits.get(c.suit, 0) | 1 << i
         self.suit_mask = suits
+        self.powers: tuple[int, ...] = tuple(1 << i for i in range(len(deck.cards)))
+        # Hands `hand_of` made, by identity (each kept alive with its mask): deals make them,
+        # the playouts' trick loop asks for their masks right after.
+        self._made: dict[int, tuple[tuple[Card, ...], int]] = {}
+
+    def hand_of(self, indices: Sequence[int]) -> tuple[Card, ...]:
+        """The hand of the deck's cards at `indices` (increasing: a hand in deck order); its
+        mask kept for `ordered_mask` (the last 16 hands made: kept no longer, so that
+        they die young, before the garbage collector moves them on)."""
+        if len(indices) < 2:  # (an itemgetter of one index gives the item, not a tuple)
+            return tuple([self.cards[i] for i in indices])
+        at = itemgetter(*indices)
+        hand: tuple[Card, ...] = at(self.cards)
+        made = self._made
+        if len(made) >= 16:
+            made.clear()
+        made[id(hand)] = (hand, sum(at(self.powers)))
+        return hand
 
     def mask(self, cards: Iterable[Card]) -> int:
         """The mask of `cards` (cards equal to the deck's count as the deck's)."""
@@ -58,6 +77,9 @@ class BitDeck:
 
     def ordered_mask(self, cards: Sequence[Card]) -> int | None:
         """The mask of `cards` when they are the deck's own objects in deck order, else None."""
+        made = self._made.get(id(cards))
+        if made is not None and made[0] is cards:
+            return made[1]
         bits = [*map(self.bit.get, map(id, cards))]
         if None in bits or bits != sorted(bits):  # type: ignore[type-var]
             return None

@@ -17,7 +17,7 @@ from .bitcards import BitDeck, bit_deck
 from .cards import Card
 from .moves import Move
 from .phases import PhaseRule
-from .state import TRICKS, HandState, Play, evolve
+from .state import TRICKS, HandState, Play, copier
 from .trickplay import TrickPlay
 from .variant import Variant
 
@@ -36,7 +36,11 @@ def fast_choice(rng: Chooser) -> Callable[[Sequence[T]], T]:
     drawing its bounded integers the standard way (`getrandbits` of the bound's bit length
     until one is below it), in one Python frame instead of two: the playouts' most frequent
     call."""
-    if not _standard_choice(rng):
+    kind = type(rng)
+    standard = _STANDARD.get(kind)
+    if standard is None:
+        standard = _STANDARD[kind] = _standard_choice(kind)
+    if not standard:
         return rng.choice
     getrandbits: Callable[[int], int] = rng.getrandbits  # type: ignore[attr-defined]
 
@@ -53,10 +57,13 @@ def fast_choice(rng: Chooser) -> Callable[[Sequence[T]], T]:
     return choice
 
 
-def _standard_choice(rng: Chooser) -> bool:
-    """Whether `rng.choice` is `random.Random.choice` over `_randbelow_with_getrandbits` (told
-    by the functions' module and names: the engine does not import `random`)."""
-    kind = type(rng)
+_STANDARD: dict[type, bool] = {}  # `_standard_choice` by the class of the random source
+
+
+def _standard_choice(kind: type) -> bool:
+    """Whether `choice` of the class of a random source is `random.Random.choice` over
+    `_randbelow_with_getrandbits` (told by the functions' module and names: the engine does
+    not import `random`)."""
     found = [getattr(kind, name, None) for name in ("choice", "_randbelow")]
     names = [(getattr(f, "__module__", None), getattr(f, "__qualname__", None)) for f in found]
     return names == [("random", "Random.choice"), ("random", "Random._randbelow_with_getrandbits")]
@@ -66,6 +73,7 @@ PickMove = Callable[[list[Move]], Move]
 # (the state before the trick in play - the hand of the seat to play is current there -, the
 # seat to play, its legal cards in the order of `legal_moves`, the plays of the trick so far)
 PickCard = Callable[[HandState, int, list[Card], list[Play]], Card]
+ChooseCard = Callable[[list[Card]], Card]  # a card policy that looks at the legal cards only
 
 
 def random_playout(variant: Variant[Any], state: HandState, rng: Chooser) -> HandState:
@@ -75,7 +83,7 @@ def random_playout(variant: Variant[Any], state: HandState, rng: Chooser) -> Han
     def pick_card(_: HandState, __: int, legal: list[Card], ___: list[Play]) -> Card:
         return choice(legal)
 
-    return playout(variant, state, choice, pick_card)
+    return _playout(variant, state, choice, pick_card, choice)
 
 
 def playout(
@@ -83,6 +91,18 @@ def playout(
 ) -> HandState:
     """The finished hand from `state`: card plays chosen by `pick_card`, other moves by
     `pick_move` (from the legal ones, in the order of `legal_moves`)."""
+    return _playout(variant, state, pick_move, pick_card, None)
+
+
+def _playout(
+    variant: Variant[Any],
+    state: HandState,
+    pick_move: PickMove,
+    pick_card: PickCard,
+    choose: ChooseCard | None,
+) -> HandState:
+    """`playout`; `choose`: `pick_card` as a function of the legal cards alone, if it is one
+    (the bitmask loop calls it without the other arguments)."""
     trick_play = variant if isinstance(variant, TrickPlay) else None
     fast = trick_play is not None and _plain_trick_play(trick_play)
     found: dict[str, PhaseRule[Any]] = {}  # each phase's hooks, looked up once per playout
@@ -92,7 +112,7 @@ def playout(
         if hooks is None:
             hooks = found[phase] = variant.phase_rule(phase)
         if phase == TRICKS and trick_play is not None and state.turn is not None:
-            played = _play_tricks(trick_play, state, pick_card) if fast else None
+            played = _play_tricks(trick_play, state, pick_card, choose) if fast else None
             if played is None:  # one card through the hooks
                 legal = hooks.legal(state)
                 cards = [trick_play.deck(state.rules).by_code[mv.value] for mv in legal]
@@ -119,7 +139,7 @@ def _plain_trick_play(variant: TrickPlay[Any]) -> bool:
 
 
 def _play_tricks(
-    variant: TrickPlay[Any], state: HandState, pick_card: PickCard
+    variant: TrickPlay[Any], state: HandState, pick_card: PickCard, choose: ChooseCard | None
 ) -> HandState | None:
     """The policy's card plays from `state` as long as trick play goes on; None when the hands
     are not in deck order (the masks could not give the legal cards in hand order)."""
@@ -142,10 +162,14 @@ def _play_tricks(
         hand, m = hands[seat], masks[seat]
         held = held_cards(current, seat)
         if plain:
-            legal = _plain_legal(bits, hand, m, plays[0][1] if plays else None, trump, held)
+            legal = (
+                _plain_legal(bits, hand, m, plays[0][1] if plays else None, trump, held)
+                if plays or held
+                else hand  # the leader: any card
+            )
         else:
             legal = t.legal_plays(hand, [c for _, c in plays], rules, held)
-        card = pick_card(current, seat, legal, plays)
+        card = pick_card(current, seat, legal, plays) if choose is None else choose(legal)
         b = bit[id(card)]
         del hand[(m & (b - 1)).bit_count()]
         masks[seat] = m ^ b
@@ -155,7 +179,7 @@ def _play_tricks(
             continue
         after = tuple([tuple(h) for h in hands])
         if work is None:
-            work = evolve(state)
+            work = copier(type(state))(state)
         state = work = current = variant.complete_in_place(work, after, tuple(plays), rules)
         if state.phase != TRICKS or state.turn is None:
             return state
@@ -169,13 +193,8 @@ def _play_tricks(
 
 def _masks(bits: BitDeck, hands: Sequence[Sequence[Card]]) -> list[int] | None:
     """The hands' masks; None unless every hand is in deck order (see `BitDeck.ordered_mask`)."""
-    masks = []
-    for hand in hands:
-        mask = bits.ordered_mask(hand)
-        if mask is None:
-            return None
-        masks.append(mask)
-    return masks
+    masks = [*map(bits.ordered_mask, hands)]
+    return None if None in masks else masks  # type: ignore[return-value]
 
 
 def _plain_legal(

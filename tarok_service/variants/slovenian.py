@@ -13,6 +13,7 @@ from ..engine import moves as m
 from ..engine import tricks as t
 from ..engine.announce import AnnouncementRound
 from ..engine.auction import PASSED, Auction, Situation, legal_bids, run_auction
+from ..engine.bitcards import bit_deck
 from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, tarok54
 from ..engine.match import MatchState
 from ..engine.moves import Move, shared_move
@@ -41,6 +42,9 @@ __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily
 _PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
 _KLOP_WATCH = TrickWatch(gifts=True)  # a talon card to each trick's winner while it lasts
+_ROUND_LIMIT = 64  # the announcement round's tables, and the entries of each (`_round_table`)
+_BIDS_COPY = copier(Auction, "bids")  # an auction with its bids replaced
+_CHOSEN = ("auction", "facts", "contract", "declarer", "turn", "phase")  # a contract chosen
 
 
 @cache
@@ -74,6 +78,8 @@ class SlovenianFamily(
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
+        self._hand_of = bit_deck(self._deck).hand_of
+        self._deck_size = len(self._deck)
         self._tarok_indices = frozenset(i for i, c in enumerate(self._deck.cards) if c.is_tarok)
         self._monds = tuple(c for c in self._deck.cards if is_mond(c))
         self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
@@ -82,6 +88,8 @@ class SlovenianFamily(
         self._bid_values = (*(c.id for c in f.contracts), _PASS)
         self._bid_facts: dict[tuple[int, int], Fact] = {}  # (seat, bid) -> its fact
         self._bid_rows: dict[int, tuple[tuple[Fact, ...], ...]] = {}  # see `_bid_rows_for`
+        # A bid move's value -> the bid (a pass has none: the empty value)
+        self._bid_of = {**self.contract_index, shared_move(_PASS).value: PASSED}
         self._memos: dict[tuple[int, str], tuple[Rules, dict[object, tuple[Any, ...]]]] = {}
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
@@ -177,7 +185,7 @@ class SlovenianFamily(
         return self._dealt(rules, found, dealer, tuple(order[: self.talon_size]))  # type: ignore[arg-type]
 
     def random_deal(self, rules: Rules, rng: RandomBits, dealer: int) -> SlovenianState:
-        return self._dealt(rules, random_order(len(self._deck), rng), dealer, None)
+        return self._dealt(rules, random_order(self._deck_size, rng), dealer, None)
 
     def _dealt(
         self, rules: Rules, order: Sequence[int], dealer: int, talon: tuple[Card, ...] | None
@@ -190,11 +198,12 @@ class SlovenianFamily(
             plan = self._deal_plans[(n, dealer)] = self._deal_plan(n, dealer)
         talon_at, seats_at, auction, bidding_turn = plan
         own, taroks, redeal = self._deck.cards, self._tarok_indices, False
+        hand_of = self._hand_of  # hands whose masks the playouts' trick loop asks for
         hands = []
         for at in seats_at:
             held = sorted(at(order))
             redeal = redeal or taroks.isdisjoint(held)
-            hands.append(itemgetter(*held)(own))
+            hands.append(hand_of(held))
         if talon is None:
             talon = itemgetter(*talon_at(order))(own)
         phase, turn = (Phase.REDEAL, None) if redeal else (Phase.BIDDING, bidding_turn)
@@ -266,9 +275,10 @@ class SlovenianFamily(
             )
         return found
 
-    def _memo(self, rules: Rules, name: str) -> dict[object, tuple[Any, ...]]:
-        """A bounded memo of results that depend only on this rule set, the table `rules`
-        (looked up by identity: hashing rules is slow) and the key the caller builds."""
+    def _memo(self, rules: Rules, name: str, limit: int = 4096) -> dict[object, tuple[Any, ...]]:
+        """A bounded memo (`limit` entries) of results that depend only on this rule set, the
+        table `rules` (looked up by identity: hashing rules is slow) and the key the caller
+        builds."""
         memos = self._memos
         key = (id(rules), name)
         found = memos.get(key)
@@ -277,7 +287,7 @@ class SlovenianFamily(
                 memos.clear()
             found = memos[key] = (rules, {})
         memo = found[1]
-        if len(memo) >= 4096:
+        if len(memo) >= limit:
             memo.clear()
         return memo
 
@@ -342,16 +352,17 @@ class SlovenianFamily(
         bid by bid (`auction.run_auction`: the bids on locals, one state at the end)."""
         auction, seat, rules = s.auction, s.turn, s.rules
         assert auction is not None and seat is not None
-        memo, lists, index = self._memo(rules, "bids"), self._bid_list, self.contract_index
+        memo, lists, bid_of = self._memo(rules, "bids"), self._bid_list, self._bid_of
 
         def choose(_: int, situation: Situation) -> int:
-            move = pick([*(memo.get(situation) or lists(rules, situation))])
-            return PASSED if move.kind == _PASS else index[move.value]
+            return bid_of[pick([*(memo.get(situation) or lists(rules, situation))]).value]
 
         bids, said, last = run_auction(auction, seat, choose)
-        known = self._bid_facts
-        facts = (*s.facts, *[known.get(x) or self._bid_fact(x) for x in said])
-        done = Auction(auction.forehand, tuple(bids))
+        new = [*map(self._bid_facts.get, said)]
+        if not all(new):  # (not `None in`: that would call each fact's `__eq__`)
+            new = [f or self._bid_fact(x) for f, x in zip(new, said, strict=True)]
+        facts = (*s.facts, *new)
+        done: Auction = _BIDS_COPY(auction, tuple(bids))
         return self._contract_chosen(s, last, bids[last], done, facts)  # type: ignore[arg-type]
 
     def _bid_rows_for(self, players: int) -> tuple[tuple[Fact, ...], ...]:
@@ -398,9 +409,10 @@ class SlovenianFamily(
             )
         else:
             phase = Phase.ANNOUNCE
-        return evolve(
-            s, auction=auction, facts=facts, contract=index, declarer=seat, turn=seat, phase=phase
+        chosen: SlovenianState = copier(type(s), *_CHOSEN)(
+            s, auction, facts, index, seat, seat, phase
         )
+        return chosen
 
     # --- announcements and kontra (engine.announce) -------------------------------------
 
@@ -409,25 +421,42 @@ class SlovenianFamily(
         return seat in s.team()
 
     def round_moves(self, s: SlovenianState, seat: int) -> Sequence[Move]:
-        """The round's legal moves of `seat`, kept per what they depend on: the table rules
-        (by identity), the contract, the sides, what was said, whether a call was made and (in
-        a contract with bonuses) what the seat holds of the ultimo cards."""
-        rules = s.rules
-        holds = self._holdings(s)[seat] if self.contract_table[s.contract].bonuses else None
-        key = (
-            s.contract,
-            s.declarer,
-            s.partners,
-            bool(s.called),
-            seat,
-            s.announced,
-            s.levels,
-            holds,
-        )
-        memo = self._memo(rules, "round")
+        """The round's legal moves of `seat`, kept per what they depend on (see
+        `_round_table`) and what was said."""
+        table = self._round_table(s)
+        return table.get((seat, s.announced, s.levels)) or self._round_entry(s, seat, table)
+
+    def round_lister(self, s: SlovenianState) -> Callable[[SlovenianState, int], Sequence[Move]]:
+        """`round_moves` with the table of the round (what it does not change) found once."""
+        table = self._round_table(s)
+        get, entry = table.get, self._round_entry
+
+        def moves(st: SlovenianState, seat: int) -> Sequence[Move]:
+            return get((seat, st.announced, st.levels)) or entry(st, seat, table)
+
+        return moves
+
+    def _round_table(self, s: SlovenianState) -> dict[object, tuple[Move, ...]]:
+        """The round's moves by (seat, announced, levels) at what the round does not change:
+        the table rules (by identity), the contract, the sides, whether a call was made and
+        (in a contract with bonuses) what each seat holds of the ultimo cards. At most
+        `_ROUND_LIMIT` tables of as many entries each (as much as one memo of `_memo`)."""
+        holds = self._holdings(s) if self.contract_table[s.contract].bonuses else None
+        memo = self._memo(s.rules, "round", _ROUND_LIMIT)
+        key = (s.contract, s.declarer, s.partners, bool(s.called), holds)
         found = memo.get(key)
         if found is None:
-            found = memo[key] = tuple(self._round_moves(s, seat))
+            found = memo[key] = ({},)
+        table: dict[object, tuple[Move, ...]] = found[0]
+        return table
+
+    def _round_entry(
+        self, s: SlovenianState, seat: int, table: dict[object, tuple[Move, ...]]
+    ) -> tuple[Move, ...]:
+        """`round_moves` worked out, and kept in `table`."""
+        if len(table) >= _ROUND_LIMIT:
+            table.clear()
+        found = table[(seat, s.announced, s.levels)] = tuple(self._round_moves(s, seat))
         return found
 
     def announceable(self, s: SlovenianState, seat: int) -> list[str]:

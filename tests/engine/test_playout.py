@@ -122,6 +122,25 @@ def test_masks_stand_for_card_sets_in_deck_order(deck: Deck) -> None:
 
 
 @pytest.mark.parametrize("deck", DECKS, ids=[d.name for d in DECKS])
+def test_hands_made_from_indices_keep_the_mask_of_their_cards(deck: Deck) -> None:
+    """`hand_of` makes the hand of the deck's cards at increasing indices; `ordered_mask` gives
+    back the mask it kept, equal to the one worked out from the cards (a hand made again
+    or more hands than the deck keeps: worked out alike)."""
+    bits, size = bit_deck(deck), len(deck.cards)
+    rng = random.Random(f"made/{deck.name}")
+    made = []
+    for _ in range(600):
+        indices = sorted(rng.sample(range(size), rng.randrange(1, 20)))
+        hand = bits.hand_of(indices)
+        assert hand == tuple(deck.cards[i] for i in indices)
+        assert bits.ordered_mask(hand) == bits.mask(hand) == sum(1 << i for i in indices)
+        copy = tuple(hand)  # the same cards, a tuple not made by `hand_of`
+        assert bits.ordered_mask(list(copy)) == bits.mask(hand)
+        made.append(hand)
+    assert all(bits.ordered_mask(h) == bits.mask(h) for h in made)  # also those not kept
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=[d.name for d in DECKS])
 def test_follow_mask_equals_legal_plays_under_plain_rules(deck: Deck) -> None:
     bits, rules = bit_deck(deck), t.TrickRules()
     rng = random.Random(deck.name)

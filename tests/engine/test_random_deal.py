@@ -68,6 +68,26 @@ def test_a_draw_with_equal_keys_is_drawn_again() -> None:
     assert order == random_order(54, random.Random(5))  # the second draw's order
 
 
+class _Close:
+    """One draw of 256 random parts, all distinct, two of them consecutive (5000 at position
+    200, 5001 at position 10): their keys are closer than any two tied keys could be apart."""
+
+    calls = 0
+
+    def getrandbits(self, k: int) -> int:
+        self.calls += 1
+        parts = [20_000 + 10 * i for i in range(256)]
+        parts[200], parts[10] = 5000, 5001
+        return sum(part << (64 * i + 8) for i, part in enumerate(parts))
+
+
+def test_close_but_distinct_keys_are_not_drawn_again() -> None:
+    close = _Close()
+    order = random_order(256, close)
+    assert close.calls == 1
+    assert list(order) == [200, 10, *(i for i in range(256) if i not in (10, 200))]
+
+
 @pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
 def test_random_deal_deals_the_random_order(variant_id: str, players: int) -> None:
     """A rule set's own `random_deal` is `deal` of the deck in `random_order`."""
