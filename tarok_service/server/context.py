@@ -14,10 +14,10 @@ from . import errors as e
 from .cache import TableCache
 from .commands import Shuffler, secure_shuffle
 from .config import ServerConfig
-from .limits import MAX_REQUEST_ID, check_request_id
+from .limits import MAX_REQUEST_ID, MAX_TOKEN, check_request_id
 from .metrics import MeteredStore, Metrics
 from .table import TableState
-from .tokens import Claim, ClaimCache, TokenSigner, digest
+from .tokens import Claim, ClaimCache, TokenSigner
 
 __all__ = ["MAX_REQUEST_ID", "Context", "check_seat", "request_id"]
 
@@ -107,19 +107,21 @@ class Context:
     def claim(self, token: str) -> Claim:
         """The verified claim of a token (UNAUTHENTICATED otherwise).
 
-        Tokens that verified once are remembered by digest in a bounded cache (expiry is
-        still checked every time); malformed tokens are refused before any hashing.
+        Tokens that verified once are remembered by their text in a bounded cache (expiry
+        is still checked every time); an over-long token is refused before it is hashed,
+        one not in the cache is checked for its shape before anything else.
         """
         now = self.clock()
         last = self._last_claim
         if last is not None and last[0] == token and now < last[1].expires:
             return last[1]
-        self.tokens.check_shape(token)
-        key = digest(token)
-        known = self._claims.get(key)
+        if len(token) > MAX_TOKEN:
+            self.tokens.check_shape(token)  # raises BAD_TOKEN
+        known = self._claims.get(token)
         if known is None or now >= known.expires:
+            self.tokens.check_shape(token)
             known = self.tokens.verify(token, now)
-            self._claims.put(key, known)
+            self._claims.put(token, known)
         self._last_claim = (token, known)
         return known
 

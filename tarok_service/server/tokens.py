@@ -51,11 +51,6 @@ def key_id(secret: bytes) -> str:
     return _b64(hashlib.sha256(_KEY_ID + secret).digest()[:6])
 
 
-def digest(token: str) -> bytes:
-    """A fixed-size id of a token's text (cache key)."""
-    return hashlib.sha256(token.encode("ascii", "replace")).digest()
-
-
 def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
@@ -143,40 +138,41 @@ def _parse(body: bytes) -> Claim:
 
 
 class ClaimCache:
-    """Verified claims by token digest, least recently used first out; bounded by entries
-    and by (estimated) bytes, so no sequence of tokens can grow it without limit."""
+    """Verified claims by token text (at most `MAX_TOKEN` characters: a str keeps its hash,
+    no digest to compute per call), least recently used first out; bounded by entries and
+    by (estimated) bytes, so no sequence of tokens can grow it without limit."""
 
-    ENTRY_BYTES = 256  # digest, key, claim and dict slot, roughly
+    ENTRY_BYTES = 256  # key object, claim and dict slot, roughly (plus the texts' lengths)
 
     def __init__(self, max_entries: int = 10_000, max_bytes: int = 4 << 20) -> None:
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self.bytes = 0
-        self._items: OrderedDict[bytes, Claim] = OrderedDict()
+        self._items: OrderedDict[str, Claim] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def get(self, key: bytes) -> Claim | None:
+    def get(self, key: str) -> Claim | None:
         claim = self._items.get(key)
         if claim is not None:
             self._items.move_to_end(key)
         return claim
 
-    def put(self, key: bytes, claim: Claim) -> None:
+    def put(self, key: str, claim: Claim) -> None:
         old = self._items.pop(key, None)
         if old is not None:
-            self.bytes -= self._size(old)
+            self.bytes -= self._size(key, old)
         self._items[key] = claim
-        self.bytes += self._size(claim)
+        self.bytes += self._size(key, claim)
         while self._items and (
             len(self._items) > self.max_entries or self.bytes > self.max_bytes
         ):
-            _, dropped = self._items.popitem(last=False)
-            self.bytes -= self._size(dropped)
+            dropped_key, dropped = self._items.popitem(last=False)
+            self.bytes -= self._size(dropped_key, dropped)
 
-    def _size(self, claim: Claim) -> int:
-        return self.ENTRY_BYTES + len(claim.table_id)
+    def _size(self, key: str, claim: Claim) -> int:
+        return self.ENTRY_BYTES + len(key) + len(claim.table_id)
 
 
 def _bad(message: str) -> e.ServiceError:
