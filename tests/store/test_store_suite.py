@@ -451,6 +451,36 @@ def test_sqlite_normal_checkpoints_on_the_worker(tmp_path: Path) -> None:
     run(body)
 
 
+@pytest.mark.parametrize("sync", ["full", "normal"])
+def test_sqlite_lone_append_in_normal_mode_is_committed_within_the_call(
+    tmp_path: Path, sync: str
+) -> None:
+    """In "normal" mode a lone append (none in progress, nothing else ready on the loop)
+    is committed inside `append` itself: its coroutine finishes without suspending once.
+    In "full" mode it always waits for the worker thread's commit (and sync)."""
+    path = str(tmp_path / f"{sync}.db")
+
+    async def body() -> None:
+        t = new_table()
+        async with opened(SqliteEventStore(path, synchronous=sync)) as s:
+            await asyncio.sleep(0)  # the store's poller task has started: the loop is idle
+            appending = s.append(t, 0, [ev(1)], NOW)
+            try:
+                appending.send(None)
+            except StopIteration as finished:
+                assert sync == "normal" and finished.value == 1
+            else:
+                assert sync == "full"
+                appending.close()  # cancelled while the worker commits: still written
+                await s._run(lambda: None)
+            assert [e.seq for e in await s.read(t)] == [1]
+            with pytest.raises(VersionConflict):  # an error is raised within the call too
+                await s.append(t, 0, [ev(2)], NOW)
+            assert await s.append(t, 1, [ev(2)], NOW) == 2
+
+    run(body)
+
+
 # -- URL factory --------------------------------------------------------------------------
 
 
