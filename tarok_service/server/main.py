@@ -21,6 +21,7 @@ from ..store import EventStore, open_store
 from .app import TarokApp
 from .config import ServerConfig
 from .drive import Driver
+from .generic import generic_only
 from .http import HttpServer, build_app, record
 from .interceptors import interceptors
 from .logconf import configure_logging
@@ -80,10 +81,10 @@ async def create_server(
         ],
     )
     servicer = TarokServicer(app)
-    svc_grpc.add_TarokServiceServicer_to_server(servicer, server)
+    svc_grpc.add_TarokServiceServicer_to_server(servicer, generic_only(server))
     tournaments = add_tournaments(server, app.ctx)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, generic_only(server))
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(

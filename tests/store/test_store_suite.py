@@ -463,6 +463,7 @@ def test_sqlite_lone_append_in_normal_mode_is_committed_within_the_call(
     async def body() -> None:
         t = new_table()
         async with opened(SqliteEventStore(path, synchronous=sync)) as s:
+            assert isinstance(s, SqliteEventStore)
             await asyncio.sleep(0)  # the store's poller task has started: the loop is idle
             appending = s.append(t, 0, [ev(1)], NOW)
             try:

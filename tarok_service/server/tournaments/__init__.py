@@ -11,6 +11,7 @@ from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..context import Context
+from ..generic import generic_only
 from .app import TournamentApp
 from .servicer import TournamentServicer
 
@@ -30,7 +31,7 @@ _APPS: weakref.WeakKeyDictionary[grpc.aio.Server, TournamentApp] = weakref.WeakK
 def add_tournaments(server: grpc.aio.Server, ctx: Context) -> TournamentApp:
     """Serve TournamentService on `server`, sharing the table service's context."""
     app = TournamentApp(ctx)
-    ts_grpc.add_TournamentServiceServicer_to_server(TournamentServicer(app), server)
+    ts_grpc.add_TournamentServiceServicer_to_server(TournamentServicer(app), generic_only(server))
     _APPS[server] = app
     return app
 
