@@ -41,6 +41,12 @@ class CallHook(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             return handler
         if self.ctx is None:
             structlog.contextvars.bind_contextvars(method=method)
+        return self.wrapped(handler, method)
+
+    def wrapped(
+        self, handler: grpc.RpcMethodHandler[Any, Any], method: str
+    ) -> grpc.RpcMethodHandler[Any, Any]:
+        """`handler` of `method` as this hook serves it (made once per method and handler)."""
         known = self._wrapped.get(method)
         if known is None or known[0] is not handler:
             known = self._wrapped[method] = (handler, self._wrap(handler, method))

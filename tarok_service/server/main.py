@@ -12,7 +12,8 @@ from typing import Any
 import grpc
 import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
+from grpc_reflection.v1alpha._async import ReflectionServicer
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
@@ -72,23 +73,27 @@ async def create_server(
     await store.open()
     app = TarokApp(store, config)
     hooks = interceptors(app.ctx)
+    # No interceptors on the gRPC server itself: every service is registered through
+    # `register`, which serves each method's handler as the hooks wrap it (see `generic.py`).
     server = grpc.aio.server(
-        interceptors=hooks,
         options=[
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", 64 << 20),
             ("grpc.so_reuseport", 0),
         ],
     )
+    (hook,) = hooks
+    register = generic_only(server, hook)
     servicer = TarokServicer(app)
-    svc_grpc.add_TarokServiceServicer_to_server(servicer, generic_only(server))
-    tournaments = add_tournaments(server, app.ctx)
+    svc_grpc.add_TarokServiceServicer_to_server(servicer, register)
+    tournaments = add_tournaments(server, app.ctx, register)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, generic_only(server))
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, register)
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, TOURNAMENT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    reflected = (SERVICE_NAME, TOURNAMENT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME)
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
+        ReflectionServicer(reflected), register
     )
     port = server.add_insecure_port(f"{config.host}:{config.port}")
     metrics_http = None

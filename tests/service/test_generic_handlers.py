@@ -3,17 +3,20 @@ method of every service is served, intercepted and answered as generated code wo
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from tarok_service.server.generic import generic_only
+from tarok_service.server.main import running
 
 from .harness import ServerThread, error_of
 
@@ -74,3 +77,26 @@ def test_every_service_is_served(server: ServerThread) -> None:
         assert isinstance(err, grpc.Call) and err.code() == grpc.StatusCode.UNIMPLEMENTED
     else:
         raise AssertionError("an unknown method was answered")
+
+
+def test_every_service_is_observed_once(server: ServerThread) -> None:
+    """The hook wraps every service's methods (health and reflection included) exactly once:
+    each call is counted once in the RPC metrics."""
+    requests = running(server.server).app.ctx.metrics.rpc_requests
+
+    def counted(method: str) -> float:
+        return float(requests.labels(method, "OK").value)
+
+    reflection = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"
+    methods = ("/tarok.v1.TarokService/Ping", "/grpc.health.v1.Health/Check", reflection)
+    before = {m: counted(m) for m in methods}  # the server may be shared with other tests
+    server.stub.Ping(svc.PingRequest(payload=b"hi"))
+    health_pb2_grpc.HealthStub(server.channel).Check(health_pb2.HealthCheckRequest(service=""))
+    reflect = reflection_pb2_grpc.ServerReflectionStub(server.channel)
+    ask = reflection_pb2.ServerReflectionRequest(list_services="")
+    assert next(iter(reflect.ServerReflectionInfo(iter([ask])))).list_services_response
+    deadline = time.monotonic() + 10  # the reflection stream ends after its reply was read
+    while counted(reflection) == before[reflection]:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert {m: counted(m) - before[m] for m in methods} == dict.fromkeys(methods, 1)

@@ -5,6 +5,7 @@ play built-in bots and enforce the time per move."""
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 import grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
@@ -28,10 +29,12 @@ SERVICE_NAME = ts.DESCRIPTOR.services_by_name["TournamentService"].full_name
 _APPS: weakref.WeakKeyDictionary[grpc.aio.Server, TournamentApp] = weakref.WeakKeyDictionary()
 
 
-def add_tournaments(server: grpc.aio.Server, ctx: Context) -> TournamentApp:
-    """Serve TournamentService on `server`, sharing the table service's context."""
+def add_tournaments(server: grpc.aio.Server, ctx: Context, register: Any = None) -> TournamentApp:
+    """Serve TournamentService on `server`, sharing the table service's context (added
+    through `register`, a `generic.generic_only(server, ...)`, when given)."""
     app = TournamentApp(ctx)
-    ts_grpc.add_TournamentServiceServicer_to_server(TournamentServicer(app), generic_only(server))
+    add = ts_grpc.add_TournamentServiceServicer_to_server
+    add(TournamentServicer(app), register or generic_only(server))
     _APPS[server] = app
     return app
 
