@@ -4,8 +4,8 @@ It serves TarokService.Ping with no interceptor, no logging, no metrics and no s
 answers every call with a payload of `--reply-bytes` bytes (bench/service.py passes the
 size of a real SubmitMoveResponse). Prints `listening on 127.0.0.1:PORT` once ready.
 
-The service is registered as a generic handler only, as the tarok server registers its own
-(`server/generic.py`): grpc.aio waits on one pending request per *registered* method for
+The service is registered as a generic handler only (`server/generic.py`), as the tarok
+server registers its own: grpc.aio waits on one pending request per *registered* method for
 every call it accepts, so the generated `add_*Servicer_to_server` (which also registers the
 methods) would make the floor dearer. `--registered` serves it that way instead.
 
@@ -29,6 +29,8 @@ sys.path[:0] = [str(ROOT / "clients" / "python")]
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
 
+from tarok_service.server.generic import generic_only  # noqa: E402
+
 
 class Echo(svc_grpc.TarokServiceServicer):
     """Ping only; every other method is the generated UNIMPLEMENTED."""
@@ -43,16 +45,8 @@ class Echo(svc_grpc.TarokServiceServicer):
 async def serve(port: int, reply_bytes: int, registered: bool) -> None:
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
     echo = Echo(reply_bytes)  # type: ignore[abstract]
-    if registered:
-        svc_grpc.add_TarokServiceServicer_to_server(echo, server)
-    else:
-        ping = grpc.unary_unary_rpc_method_handler(
-            echo.Ping,
-            request_deserializer=svc.PingRequest.FromString,
-            response_serializer=svc.PingResponse.SerializeToString,
-        )
-        generic = grpc.method_handlers_generic_handler("tarok.v1.TarokService", {"Ping": ping})
-        server.add_generic_rpc_handlers((generic,))
+    target = server if registered else generic_only(server)
+    svc_grpc.add_TarokServiceServicer_to_server(echo, target)
     bound = server.add_insecure_port(f"127.0.0.1:{port}")
     await server.start()
     print(f"listening on 127.0.0.1:{bound}", flush=True)

@@ -17,7 +17,8 @@ and the extra CPU per delivered event; plus the machine load. The server admits 
 watchers (`--max-watchers`, `--max-watchers-per-principal`): they come from one address.
 
 `--bare` adds, in the same repetitions, the floor: a bare grpc.aio server (`--bare-server`,
-in its own process: no interceptor, store, metrics or log) whose SubmitMove hands a message
+in its own process: no interceptor, store, metrics or log; registered as a generic handler
+only, as ours is) whose SubmitMove hands a message
 the size of a real event to each open WatchTable stream through a per-stream asyncio.Queue;
 the same watcher processes and the same mover measure it the same way (its rows are
 labelled "bare").
@@ -52,6 +53,7 @@ from tarok_proto.tarok.v1 import moves_pb2, views_pb2  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
 
+from tarok_service.server.generic import generic_only  # noqa: E402
 from tarok_service.variants.registry import find_variant  # noqa: E402
 
 STREAMS_PER_CHANNEL = 50
@@ -106,7 +108,8 @@ class BareFanout(svc_grpc.TarokServiceServicer):
 
 async def serve_bare() -> None:
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
-    svc_grpc.add_TarokServiceServicer_to_server(BareFanout(), server)  # type: ignore[abstract]
+    fanout = BareFanout()  # type: ignore[abstract]
+    svc_grpc.add_TarokServiceServicer_to_server(fanout, generic_only(server))  # as ours registers
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
     print(f"listening on 127.0.0.1:{port}", flush=True)
