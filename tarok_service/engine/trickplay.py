@@ -149,12 +149,17 @@ class TrickPlay(Generic[S]):
         cards = [c for _, c in state.trick]  # of the trick in play
         lead = state.trick[0][0] if cards else state.turn
         assert lead is not None
-        every, watched, winners, gifts = compiled_watch(self, state, deck)
+        every, watched, pair, winners, gifts = compiled_watch(self, state, deck)
         hot = every or (bool(watched) and any(deck.codes[c] in watched for c in cards))
-        watch_at = total  # where the first watched card still to come is played, if any
-        if watched:
+        watch_at = total  # where the first watched trick still to come starts (or a card in it)
+        off = len(cards)  # the trick of position k is (k + off) // players
+        if watched or pair:
             at = dict(zip(codes, range(total), strict=True))
             watch_at = _first(at, watched, 0, total)
+            if pair:
+                held = frozenset([deck.codes[c] for c in cards])  # the first trick's earlier cards
+                start_at = _together(at, pair, held, 0, total, off, players)
+                watch_at = min(watch_at, start_at)
         base, since = state.hands, 0  # the hands before the cards played[since:]
         left = sum(map(len, base))
         talon, given = state.talon, list[tuple[int, Card]]()  # gifts of quiet tricks
@@ -199,11 +204,13 @@ class TrickPlay(Generic[S]):
             if base is not after:  # a hook changed the hands
                 left = sum(map(len, base))
             talon = state.talon
-            every, watched, winners, gifts = compiled_watch(self, state, deck)
+            every, watched, pair, winners, gifts = compiled_watch(self, state, deck)
             cards, lead, hot, watch_at = [], state.turn, every, total
-            if watched:
+            if watched or pair:
                 at = at or dict(zip(codes, range(total), strict=True))
                 watch_at = _first(at, watched, i, total)
+                if pair:
+                    watch_at = min(watch_at, _together(at, pair, _NONE, i, total, off, players))
         if work is None:
             work = evolve(state)
         if piles is not None:
@@ -347,6 +354,31 @@ _trick = copier(Trick, "plays", "winner")  # `Trick(plays, winner)` as a plain c
 def _first(at: dict[str, int], codes: frozenset[str], i: int, total: int) -> int:
     """The first position from `i` on where one of `codes` is played (`total`: none)."""
     return min([k for k in map(at.get, codes) if k is not None and k >= i], default=total)
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+def _together(
+    at: dict[str, int],
+    pair: tuple[frozenset[str], frozenset[str]],
+    held: frozenset[str],
+    i: int,
+    total: int,
+    off: int,
+    players: int,
+) -> int:
+    """Where the first trick holding one of `pair[0]` and one of `pair[1]` starts, from
+    position `i` (a trick's start) on (`total`: none). `held`: the codes of the first trick's
+    cards played before position 0; the trick of position k is (k + off) // players."""
+    tricks = []
+    for codes in pair:
+        found = {(k + off) // players for k in map(at.get, codes) if k is not None and k >= i}
+        if not held.isdisjoint(codes):
+            found.add(0)
+        tricks.append(found)
+    common = tricks[0] & tricks[1]
+    return max(min(common) * players - off, i) if common else total
 
 
 def start_tricks(state: S, leader: int, **changes: Any) -> S:

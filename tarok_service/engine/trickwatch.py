@@ -13,7 +13,8 @@ from .cards import Card, Deck
 class TrickWatch:
     """What a rule set's trick hooks may act on, from some state between two tricks on: a
     trick is *quiet* when play does not end with it (a card is left in some hand), `every`
-    is False, none of its cards is one of `cards` and its winner is not one of `winners`.
+    is False, none of its cards is one of `cards`, it does not hold both one of `together[0]`
+    and one of `together[1]`, and its winner is not one of `winners`.
     After a quiet trick `after_trick` must give back the very state it was given and
     `hand_over` must be False: the fast paths skip both hooks there (and build no state for
     the trick). The watch is asked again after every trick that is not quiet.
@@ -21,9 +22,9 @@ class TrickWatch:
     `gifts`: while the talon lasts, `after_trick` gives its first card to the winner of every
     trick (`TrickPlay.give_talon`, the rule set's only other effect on a quiet trick); a
     trick is quiet as above, and the fast paths give those cards themselves. The watch's
-    `cards` and `winners` must also hold for the tricks after the talon is gone."""
+    `cards`, `together` and `winners` must also hold for the tricks after the talon is gone."""
 
-    __slots__ = ("_compiled", "cards", "every", "gifts", "winners")
+    __slots__ = ("_compiled", "cards", "every", "gifts", "together", "winners")
 
     def __init__(
         self,
@@ -31,12 +32,14 @@ class TrickWatch:
         cards: Iterable[Card] = (),
         winners: Iterable[int] = (),
         gifts: bool = False,
+        together: tuple[Iterable[Card], Iterable[Card]] = ((), ()),
     ) -> None:
         self.every = every
         self.cards = tuple(cards)
+        self.together = (tuple(together[0]), tuple(together[1]))
         self.winners = frozenset(winners)
         self.gifts = gifts
-        self._compiled: tuple[Deck, frozenset[str]] | None = None  # see `compiled_watch`
+        self._compiled: tuple[Deck, frozenset[str], Pair | None] | None = None  # compiled_watch
 
 
 EVERY_TRICK = TrickWatch(every=True)
@@ -44,13 +47,16 @@ QUIET = TrickWatch()
 
 _WATCH_OWNERS: dict[type, bool] = {}
 
+Pair = tuple[frozenset[str], frozenset[str]]  # the codes of a watch's `together` cards
+
 
 def compiled_watch(
     variant: Any, state: Any, deck: Deck
-) -> tuple[bool, frozenset[str], frozenset[int], bool]:
-    """The rule set's watch from `state` as (every, the codes of the watched cards, winners,
-    gifts). Every trick is watched when a subclass overrides `after_trick` or `hand_over`
-    below the class that defines `trick_watch` (its watch may not know them)."""
+) -> tuple[bool, frozenset[str], Pair | None, frozenset[int], bool]:
+    """The rule set's watch from `state` as (every, the codes of the watched cards, the codes
+    of the `together` cards (None when either side is empty), winners, gifts). Every trick is
+    watched when a subclass overrides `after_trick` or `hand_over` below the class that
+    defines `trick_watch` (its watch may not know them)."""
     own = type(variant)
     trusted = _WATCH_OWNERS.get(own)
     if trusted is None:
@@ -58,8 +64,11 @@ def compiled_watch(
     watch = variant.trick_watch(state) if trusted else EVERY_TRICK
     compiled = watch._compiled
     if compiled is None or compiled[0] is not deck:
-        compiled = watch._compiled = (deck, frozenset(deck.codes[c] for c in watch.cards))
-    return watch.every, compiled[1], watch.winners, watch.gifts
+        codes = deck.codes
+        first, second = ({codes[c] for c in side} for side in watch.together)
+        pair = (frozenset(first), frozenset(second)) if first and second else None
+        compiled = watch._compiled = (deck, frozenset(codes[c] for c in watch.cards), pair)
+    return watch.every, compiled[1], compiled[2], watch.winners, watch.gifts
 
 
 def watch_knows_hooks(own: type) -> bool:

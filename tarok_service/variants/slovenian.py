@@ -33,7 +33,7 @@ from . import slovenian_scoring as scoring
 from .registry import register
 from .slovenian_exchange import CallAndExchange
 from .slovenian_family import BonusTable, Family, Group
-from .slovenian_state import Kind, Phase, SlovenianState, is_mond, is_pagat
+from .slovenian_state import Kind, Phase, SlovenianState, is_mond, is_pagat, is_skis
 from .slovenian_view import build_view
 
 __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily", "SlovenianState"]
@@ -82,6 +82,7 @@ class SlovenianFamily(
         self._deck_size = len(self._deck)
         self._tarok_indices = frozenset(i for i, c in enumerate(self._deck.cards) if c.is_tarok)
         self._monds = tuple(c for c in self._deck.cards if is_mond(c))
+        self._skises = tuple(c for c in self._deck.cards if is_skis(c))
         self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
         self._deal_plans: dict[tuple[int, int], Any] = {}
         # A bid's value in its fact: the contract's id, or "pass" (PASSED = -1: the last entry).
@@ -621,14 +622,15 @@ class SlovenianFamily(
         cards: list[Card] = []
         if s.talon and not s.talon_won:
             cards += s.talon_kings
-        if self._mondfang_counts(s):
-            cards += self._monds
+        # a captured mond needs the skis in its trick: the skis wins it, or the pagat does
+        # (it beats the mond only in the emperor's trick, which holds the skis)
+        together = (self._monds, self._skises) if self._mondfang_counts(s) else ((), ())
         winners: tuple[int, ...] = ()
         if cid in ("beggar", "open_beggar"):
             winners = (s.declarer,) if s.declarer is not None else ()
         elif cid in ("colour_valat", "valat"):
             winners = tuple(p for p in range(s.players) if p != s.declarer)
-        return TrickWatch(cards=cards, winners=winners)
+        return TrickWatch(cards=cards, winners=winners, together=together)
 
     def monds_left(self, s: SlovenianState) -> int:
         """Monds the declarer left in the untaken talon (a zaruf win takes the talon rest)."""

@@ -77,6 +77,10 @@ def is_mond(card: Card) -> bool:
     return card.suit == TAROK and card.rank == MOND
 
 
+def is_skis(card: Card) -> bool:
+    return card.suit == TAROK and card.rank == SKIS
+
+
 def is_pagat(card: Card) -> bool:
     return card.suit == TAROK and card.rank == PAGAT
 

@@ -1,9 +1,9 @@
 """A rule set's `trick_watch` keeps its promise (`engine.trickplay.TrickWatch`): on a trick it
-leaves quiet, `after_trick` gives back the very state it was given - or, under a watch of
-talon gifts while the talon lasts, `give_talon`'s state - and `hand_over` is False: the fast
-replay skips both hooks there (and gives the talon cards itself). Checked on the pure path
-(`apply`) of random hands of every rule set and player count, steered towards the rare
-mechanics."""
+leaves quiet (one holding cards of only one side of `together` included), `after_trick`
+gives back the very state it was given - or, under a watch of talon gifts while the talon
+lasts, `give_talon`'s state - and `hand_over` is False: the fast replay skips both hooks
+there (and gives the talon cards itself). Checked on the pure path (`apply`) of random hands
+of every rule set and player count, steered towards the rare mechanics."""
 
 from __future__ import annotations
 
@@ -49,13 +49,22 @@ def test_quiet_tricks_change_nothing(
             seen.clear()
             state = variant.apply(state, move, check=False)
             for before, trick, answer, over in seen:
+                first, second = watch.together
+                together = any(c in first for c in trick.cards) and any(
+                    c in second for c in trick.cards
+                )
                 quiet = not (
                     watch.every
                     or any(c in watch.cards for c in trick.cards)
+                    or together
                     or trick.winner in watch.winners
                     or not any(before.hands)
                 )
                 gift = quiet and watch.gifts and bool(before.talon)
+                if quiet and any(c in first or c in second for c in trick.cards):
+                    counts["apart"] += 1  # one side of `together` only: quiet
+                if first and second:
+                    counts["together watched"] += 1
                 counts["gift" if gift else "quiet" if quiet else "watched"] += 1
                 if gift:
                     assert answer == hooks.give_talon(before, trick.winner), (variant_id, trick)
@@ -65,6 +74,7 @@ def test_quiet_tricks_change_nothing(
     assert counts["quiet"] > 0 and counts["watched"] > 0, counts
     gifting = variant_id in ("slovenian", "double_tarok", "taroky")
     assert counts["gift"] > 0 or not gifting, counts
+    assert counts["apart"] > 0 or not counts["together watched"], counts
 
 
 class _HouseRule(Slovenian):
