@@ -61,7 +61,7 @@ class HandState:
 
     @property
     def finished(self) -> bool:
-        return self.phase in (SCORED, REDEAL)
+        return self.phase in ENDED
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.rules.players

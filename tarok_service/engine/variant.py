@@ -16,7 +16,7 @@ from .options import OptionError, OptionSpec, OptionValue, Rules, resolve
 from .outcome import HandResult
 from .phases import PhaseRule, PhaseTable, check_table
 from .shuffle import RandomBits, random_order
-from .state import HandState
+from .state import ENDED, HandState
 from .view import View
 
 S = TypeVar("S", bound=HandState)
@@ -203,7 +203,7 @@ class Variant(ABC, Generic[S]):
         i, total = 0, len(todo)
         table = self.__dict__.get("_phase_rules") or self.checked_table()
         while i < total:
-            if state.finished:
+            if state.phase in ENDED:  # `state.finished`, without the property call
                 raise IllegalMove(m.HAND_FINISHED, "the hand is over")
             rule = table.get(state.phase) or self.phase_rule(state.phase)  # EngineBug if none
             if rule.replay is not None:

@@ -72,12 +72,14 @@ class CallAndExchange:
         """The holders of the called cards other than the declarer are his partners (none when
         he holds them, one when one player holds them all); a called card in the talon is a
         zaruf."""
-        in_talon = tuple(c for c in cards if c in s.talon)
+        talon = {*map(id, s.talon)}
+        in_talon = tuple([c for c in cards if id(c) in talon])
         wanted = {id(c) for c in cards}  # by identity first: a card's `__eq__` is slow
         found = [len(wanted.intersection(map(id, hand))) for hand in s.hands]
         if sum(found) + len(in_talon) == len(cards):  # each called card found once
             holders = {seat for seat, count in enumerate(found) if count}
-        else:  # a hand holds equal cards that are not the same objects
+        else:  # a hand or the talon holds equal cards that are not the same objects
+            in_talon = tuple(c for c in cards if c in s.talon)
             holders = {seat for seat, hand in enumerate(s.hands) for c in cards if c in hand}
         partners = tuple(sorted(holders - {s.declarer}))
         return evolve(s, called=cards, partners=partners, talon_kings=in_talon)
