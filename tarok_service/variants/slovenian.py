@@ -41,6 +41,7 @@ __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily
 
 _PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
+_with_bids = copier(Auction, "bids")  # `Auction(forehand, bids)` as a plain copy (replay)
 _KLOP_WATCH = TrickWatch(gifts=True)  # a talon card to each trick's winner while it lasts
 _ROUND_LIMIT = 64  # the announcement round's tables, and the entries of each (`_round_table`)
 _BIDS_COPY = copier(Auction, "bids")  # an auction with its bids replaced
@@ -337,13 +338,13 @@ class SlovenianFamily(
                 fact = rows[seat][bid]
                 if passed == players - 1:  # all the others passed: this bid ends it
                     facts.append(fact)
-                    done = Auction(auction.forehand, tuple(bids))
+                    done = _with_bids(auction, tuple(bids))
                     return self._contract_chosen(s, seat, bid, done, tuple(facts)), i
             facts.append(fact)
             seat = (seat + 1) % players
             while bids[seat] == PASSED:
                 seat = (seat + 1) % players
-        done = Auction(auction.forehand, tuple(bids))
+        done = _with_bids(auction, tuple(bids))
         return evolve(s, auction=done, facts=tuple(facts), turn=seat), i
 
     def playout_bidding(

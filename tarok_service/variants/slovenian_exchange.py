@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..engine import moves as m
 from ..engine.cards import FIGURE_FACES, QUEEN, Card, Deck
@@ -68,10 +68,12 @@ class CallAndExchange:
         deck = self.deck(s.rules)
         return "Call " + " and ".join(deck.labels[c] for c in self.call_cards(s, value))
 
-    def with_call(self, s: SlovenianState, cards: tuple[Card, ...]) -> SlovenianState:
+    def with_call(
+        self, s: SlovenianState, cards: tuple[Card, ...], **changes: Any
+    ) -> SlovenianState:
         """The holders of the called cards other than the declarer are his partners (none when
         he holds them, one when one player holds them all); a called card in the talon is a
-        zaruf."""
+        zaruf. `changes`: other fields changed in the same copy."""
         talon = {*map(id, s.talon)}
         in_talon = tuple([c for c in cards if id(c) in talon])
         wanted = {id(c) for c in cards}  # by identity first: a card's `__eq__` is slow
@@ -82,7 +84,7 @@ class CallAndExchange:
             in_talon = tuple(c for c in cards if c in s.talon)
             holders = {seat for seat, hand in enumerate(s.hands) for c in cards if c in hand}
         partners = tuple(sorted(holders - {s.declarer}))
-        return evolve(s, called=cards, partners=partners, talon_kings=in_talon)
+        return evolve(s, called=cards, partners=partners, talon_kings=in_talon, **changes)
 
     def legal_calling(self, s: SlovenianState) -> list[Move]:
         return [Move(Kind.CALL, v) for v in self.call_values(s)]
@@ -92,8 +94,8 @@ class CallAndExchange:
 
     def apply_calling(self, s: SlovenianState, move: Move) -> SlovenianState:
         facts = (*s.facts, shared_fact(s.declarer, Kind.CALL, move.value))
-        called = self.with_call(s, self.call_cards(s, move.value))
-        return evolve(called, phase=Phase.TALON, exposed_talon=s.talon, facts=facts)
+        cards = self.call_cards(s, move.value)
+        return self.with_call(s, cards, phase=Phase.TALON, exposed_talon=s.talon, facts=facts)
 
     # --- talon exchange -----------------------------------------------------------------
 
