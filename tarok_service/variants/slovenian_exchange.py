@@ -9,7 +9,7 @@ from ..engine import moves as m
 from ..engine.cards import FIGURE_FACES, QUEEN, Card, Deck
 from ..engine.moves import Move
 from ..engine.options import Rules
-from ..engine.state import evolve, replace_at, without
+from ..engine.state import copier, evolve, replace_at, without
 from ..engine.view import shared_fact
 from .slovenian_data import Contract
 from .slovenian_family import Family
@@ -17,6 +17,9 @@ from .slovenian_state import Kind, Phase, SlovenianState, is_suit_king, is_trula
 
 _DISCARD = Kind.DISCARD.value  # plain str on the hot path
 FREE_PICK = -1  # `group` once the declarer has taken his talon cards one by one
+_TALON = ("group", "talon", "hands", "piles", "discards", "to_discard", "facts")
+_DISCARDING = copier(SlovenianState, *_TALON)  # talon cards picked / laid away (replay)
+_DISCARDED = copier(SlovenianState, *_TALON, "phase", "turn")  # ... the last one laid away
 
 
 class CallAndExchange:
@@ -159,16 +162,27 @@ class CallAndExchange:
     def replay_talon(
         self, s: SlovenianState, moves: Sequence[Move], start: int
     ) -> tuple[SlovenianState, int]:
-        """Validated talon moves from `moves[start]` on: a pick one by one, a run of discards
-        at once (one state at the end), equal to `apply_talon` move by move."""
-        if s.group is None:
-            return self.apply_talon(s, moves[start]), start + 1
+        """Validated talon moves from `moves[start]` on: a group's pick and the run of discards
+        after it at once (one state at the end), a card taken one by one (free exchange), equal
+        to `apply_talon` move by move."""
         seat = s.declarer
         assert seat is not None
         deck = self.deck(s.rules)
+        facts, talon, group, i = [*s.facts], s.talon, s.group, start
+        if group is None:
+            if self.free_exchange(s):
+                return self.apply_talon(s, moves[start]), start + 1
+            group = int(moves[i].value)
+            groups = self.groups(s)
+            chosen = groups[group]
+            talon = tuple(c for g, cards in enumerate(groups) if g != group for c in cards)
+            hand, left = deck.sort(s.hands[seat] + chosen), len(chosen)
+            facts.append(shared_fact(seat, Kind.PICK, str(group)))
+            i += 1
+        else:
+            hand, left = s.hands[seat], s.to_discard
         by_code, codes = deck.by_code, deck.codes
-        hand, pile, discards, facts = s.hands[seat], [*s.piles[seat]], [*s.discards], [*s.facts]
-        left, i = s.to_discard, start
+        pile, discards = [*s.piles[seat]], [*s.discards]
         while i < len(moves) and left > 0:
             card = by_code[moves[i].value]
             hand = without(hand, card)
@@ -176,15 +190,23 @@ class CallAndExchange:
             discards.append(card)
             facts.append(shared_fact(seat, _DISCARD, codes[card] if card.is_tarok else ""))
             left, i = left - 1, i + 1
-        done = {"phase": Phase.ANNOUNCE, "turn": seat} if left == 0 else {}
-        after = evolve(
-            s,
-            hands=replace_at(s.hands, seat, hand),
-            piles=replace_at(s.piles, seat, tuple(pile)),
-            discards=tuple(discards),
-            to_discard=left,
-            facts=tuple(facts),
-            **done,
+        hands, piles = replace_at(s.hands, seat, hand), replace_at(s.piles, seat, tuple(pile))
+        if left == 0:
+            ended: SlovenianState = _DISCARDED(
+                s,
+                group,
+                talon,
+                hands,
+                piles,
+                tuple(discards),
+                0,
+                tuple(facts),
+                Phase.ANNOUNCE,
+                seat,
+            )
+            return ended, i
+        after: SlovenianState = _DISCARDING(
+            s, group, talon, hands, piles, tuple(discards), left, tuple(facts)
         )
         return after, i
 
