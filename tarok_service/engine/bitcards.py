@@ -12,10 +12,12 @@ for four cards), so trick winners are judged there; a follow-suit mask is 0.3 us
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
 
 from .cards import Card, Deck
+
+Positions = Callable[[Sequence[int]], Sequence[int]]  # the items at some positions of a sequence
 
 
 class BitDeck:
@@ -39,19 +41,29 @@ class BitDeck:
         # the playouts' trick loop asks for their masks right after.
         self._made: dict[int, tuple[tuple[Card, ...], int]] = {}
 
-    def hand_of(self, indices: Sequence[int]) -> tuple[Card, ...]:
-        """The hand of the deck's cards at `indices` (increasing: a hand in deck order); its
-        mask kept for `ordered_mask` (the last 16 hands made: kept no longer, so that
-        they die young, before the garbage collector moves them on)."""
-        if len(indices) < 2:  # (an itemgetter of one index gives the item, not a tuple)
-            return tuple([self.cards[i] for i in indices])
-        at = itemgetter(*indices)
-        hand: tuple[Card, ...] = at(self.cards)
-        made = self._made
-        if len(made) >= 16:
+    def hands_of(
+        self,
+        order: Sequence[int],
+        seats: Sequence[Callable[[Sequence[int]], Sequence[int]]],
+        must: int,
+    ) -> tuple[tuple[tuple[Card, ...], ...], bool]:
+        """The hands dealt from the deck's cards at the indices `order`: hand k holds the cards
+        at the positions `seats[k]` picks out of `order` (at least two each), in deck order;
+        and whether every hand holds a card of the mask `must`. Their masks are kept for
+        `ordered_mask` (the last 16 hands made: kept no longer, so that they die young,
+        before the garbage collector moves them on)."""
+        cards, powers, made = self.cards, self.powers, self._made
+        if len(made) > 16 - len(seats):
             made.clear()
-        made[id(hand)] = (hand, sum(at(self.powers)))
-        return hand
+        hands, every = [], True
+        for at in seats:
+            held = itemgetter(*sorted(at(order)))
+            hand: tuple[Card, ...] = held(cards)
+            found: int = sum(held(powers))
+            made[id(hand)] = (hand, found)
+            hands.append(hand)
+            every = every and found & must != 0
+        return tuple(hands), every
 
     def mask(self, cards: Iterable[Card]) -> int:
         """The mask of `cards` (cards equal to the deck's count as the deck's)."""

@@ -43,12 +43,16 @@ def fast_choice(rng: Chooser) -> Callable[[Sequence[T]], T]:
     if not standard:
         return rng.choice
     getrandbits: Callable[[int], int] = rng.getrandbits  # type: ignore[attr-defined]
+    bit_length = _BIT_LENGTH
 
     def choice(seq: Sequence[T]) -> T:
         n = len(seq)
         if not n:
             raise IndexError("Cannot choose from an empty sequence")
-        k = n.bit_length()
+        try:
+            k = bit_length[n]
+        except IndexError:
+            k = n.bit_length()
         r = getrandbits(k)
         while r >= n:
             r = getrandbits(k)
@@ -57,6 +61,7 @@ def fast_choice(rng: Chooser) -> Callable[[Sequence[T]], T]:
     return choice
 
 
+_BIT_LENGTH = tuple(n.bit_length() for n in range(256))  # a read is cheaper than the call
 _STANDARD: dict[type, bool] = {}  # `_standard_choice` by the class of the random source
 
 
@@ -150,7 +155,7 @@ def _play_tricks(
     rules = variant.trick_rules(state)
     plain, trump = t.plain(rules), rules.trump
     players = state.rules.players
-    hands = [list(h) for h in state.hands]
+    hands = [*map(list, state.hands)]
     plays = list(state.trick)
     seat = state.turn
     assert seat is not None
@@ -177,7 +182,7 @@ def _play_tricks(
         if len(plays) < players:
             seat = (seat + 1) % players
             continue
-        after = tuple([tuple(h) for h in hands])
+        after = tuple(map(tuple, hands))
         if work is None:
             work = copier(type(state))(state)
         state = work = current = variant.complete_in_place(work, after, tuple(plays), rules)
@@ -210,4 +215,10 @@ def _plain_legal(
     if held and len(hand) > 1:
         kept = legal & ~bits.mask(held)
         legal = kept or legal
-    return hand if legal == mask else bits.cards_of(legal)
+    if legal == mask:
+        return hand
+    low = legal & -legal
+    if mask & ((1 << legal.bit_length()) - low) == legal:  # a run of the hand: a slice of it
+        start = (mask & (low - 1)).bit_count()
+        return hand[start : start + legal.bit_count()]
+    return bits.cards_of(legal)

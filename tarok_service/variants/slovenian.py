@@ -78,9 +78,9 @@ class SlovenianFamily(
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
-        self._hand_of = bit_deck(self._deck).hand_of
+        self._hands_of = bit_deck(self._deck).hands_of  # (hands noted for the playouts' masks)
         self._deck_size = len(self._deck)
-        self._tarok_indices = frozenset(i for i, c in enumerate(self._deck.cards) if c.is_tarok)
+        self._tarok_mask = sum(1 << i for i, c in enumerate(self._deck.cards) if c.is_tarok)
         self._monds = tuple(c for c in self._deck.cards if is_mond(c))
         self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
         self._deal_plans: dict[tuple[int, int], Any] = {}
@@ -197,19 +197,12 @@ class SlovenianFamily(
         if plan is None:
             plan = self._deal_plans[(n, dealer)] = self._deal_plan(n, dealer)
         talon_at, seats_at, auction, bidding_turn = plan
-        own, taroks, redeal = self._deck.cards, self._tarok_indices, False
-        hand_of = self._hand_of  # hands whose masks the playouts' trick loop asks for
-        hands = []
-        for at in seats_at:
-            held = sorted(at(order))
-            redeal = redeal or taroks.isdisjoint(held)
-            hands.append(hand_of(held))
+        hands, taroks = self._hands_of(order, seats_at, self._tarok_mask)
         if talon is None:
-            talon = itemgetter(*talon_at(order))(own)
-        phase, turn = (Phase.REDEAL, None) if redeal else (Phase.BIDDING, bidding_turn)
-        copy = _DEALT_COPY
-        dealt: SlovenianState = copy(
-            self._blank(rules), dealer, phase, turn, tuple(hands), talon, auction
+            talon = itemgetter(*talon_at(order))(self._deck.cards)
+        phase, turn = (Phase.BIDDING, bidding_turn) if taroks else (Phase.REDEAL, None)
+        dealt: SlovenianState = _DEALT_COPY(
+            self._blank(rules), dealer, phase, turn, hands, talon, auction
         )
         return dealt
 
