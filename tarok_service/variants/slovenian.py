@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from ..engine import kontra as k
 from ..engine import moves as m
 from ..engine import tricks as t
-from ..engine.announce import AnnouncementRound
+from ..engine.announce import AnnouncementRound, RoundKey, RoundMoves
 from ..engine.auction import PASSED, Auction, Situation, legal_bids, run_auction
 from ..engine.bitcards import bit_deck
 from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, tarok54
@@ -419,17 +419,20 @@ class SlovenianFamily(
         table = self._round_table(s)
         return table.get((seat, s.announced, s.levels)) or self._round_entry(s, seat, table)
 
-    def round_lister(self, s: SlovenianState) -> Callable[[SlovenianState, int], Sequence[Move]]:
-        """`round_moves` with the table of the round (what it does not change) found once."""
+    def round_table(
+        self, s: SlovenianState
+    ) -> tuple[Mapping[RoundKey, Sequence[Move]], RoundMoves[SlovenianState]]:
+        """The round's moves kept (`_round_table`) and the function that works out and keeps
+        the others."""
         table = self._round_table(s)
-        get, entry = table.get, self._round_entry
+        entry = self._round_entry
 
         def moves(st: SlovenianState, seat: int) -> Sequence[Move]:
-            return get((seat, st.announced, st.levels)) or entry(st, seat, table)
+            return entry(st, seat, table)
 
-        return moves
+        return table, moves
 
-    def _round_table(self, s: SlovenianState) -> dict[object, tuple[Move, ...]]:
+    def _round_table(self, s: SlovenianState) -> dict[RoundKey, tuple[Move, ...]]:
         """The round's moves by (seat, announced, levels) at what the round does not change:
         the table rules (by identity), the contract, the sides, whether a call was made and
         (in a contract with bonuses) what each seat holds of the ultimo cards. At most
@@ -440,11 +443,11 @@ class SlovenianFamily(
         found = memo.get(key)
         if found is None:
             found = memo[key] = ({},)
-        table: dict[object, tuple[Move, ...]] = found[0]
+        table: dict[RoundKey, tuple[Move, ...]] = found[0]
         return table
 
     def _round_entry(
-        self, s: SlovenianState, seat: int, table: dict[object, tuple[Move, ...]]
+        self, s: SlovenianState, seat: int, table: dict[RoundKey, tuple[Move, ...]]
     ) -> tuple[Move, ...]:
         """`round_moves` worked out, and kept in `table`."""
         if len(table) >= _ROUND_LIMIT:
