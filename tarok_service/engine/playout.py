@@ -16,7 +16,6 @@ from . import tricks as t
 from .bitcards import BitDeck, bit_deck
 from .cards import Card
 from .moves import Move
-from .phases import PhaseRule
 from .state import TRICKS, HandState, Play, copier
 from .trickplay import TrickPlay
 from .variant import Variant
@@ -110,12 +109,10 @@ def _playout(
     (the bitmask loop calls it without the other arguments)."""
     trick_play = variant if isinstance(variant, TrickPlay) else None
     fast = trick_play is not None and _plain_trick_play(trick_play)
-    found: dict[str, PhaseRule[Any]] = {}  # each phase's hooks, looked up once per playout
+    table = variant.checked_table()  # each phase's hooks (the kept table: no call a phase)
     while not state.finished:
         phase = state.phase
-        hooks = found.get(phase)
-        if hooks is None:
-            hooks = found[phase] = variant.phase_rule(phase)
+        hooks = table.get(phase) or variant.phase_rule(phase)  # (that raises EngineBug)
         if phase == TRICKS and trick_play is not None and state.turn is not None:
             played = _play_tricks(trick_play, state, pick_card, choose) if fast else None
             if played is None:  # one card through the hooks
