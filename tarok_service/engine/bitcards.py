@@ -89,14 +89,26 @@ class BitDeck:
 
     def ordered_mask(self, cards: Sequence[Card]) -> int | None:
         """The mask of `cards` when they are the deck's own objects in deck order, else None."""
-        made = self._made.get(id(cards))
-        if made is not None and made[0] is cards:
-            return made[1]
-        bits = [*map(self.bit.get, map(id, cards))]
-        if None in bits or bits != sorted(bits):  # type: ignore[type-var]
-            return None
-        found: int = sum(bits)  # type: ignore[arg-type]
-        return found if found.bit_count() == len(bits) else None  # no card twice
+        found = self.ordered_masks((cards,))
+        return None if found is None else found[0]
+
+    def ordered_masks(self, hands: Iterable[Sequence[Card]]) -> list[int] | None:
+        """`ordered_mask` of each of `hands` (in one call: the playouts ask for every hand's),
+        None unless every hand is in deck order."""
+        made, masks = self._made, []
+        for cards in hands:
+            note = made.get(id(cards))
+            if note is not None and note[0] is cards:
+                masks.append(note[1])
+                continue
+            bits = [*map(self.bit.get, map(id, cards))]
+            if None in bits or bits != sorted(bits):  # type: ignore[type-var]
+                return None
+            found: int = sum(bits)  # type: ignore[arg-type]
+            if found.bit_count() != len(bits):  # a card twice
+                return None
+            masks.append(found)
+        return masks
 
     def follow_mask(self, hand: int, led: Card, trump: str) -> int:
         """The cards of `hand` a follower may play under plain rules: the suit led, else a

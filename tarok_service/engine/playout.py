@@ -146,7 +146,7 @@ def _play_tricks(
     """The policy's card plays from `state` as long as trick play goes on; None when the hands
     are not in deck order (the masks could not give the legal cards in hand order)."""
     bits = bit_deck(variant.deck(state.rules))
-    masks = _masks(bits, state.hands)
+    masks = bits.ordered_masks(state.hands)
     if masks is None:
         return None
     rules = variant.trick_rules(state)
@@ -186,17 +186,11 @@ def _play_tricks(
         if state.phase != TRICKS or state.turn is None:
             return state
         if state.hands is not after:  # a hook changed the hands
-            changed = _masks(bits, state.hands)
+            changed = bits.ordered_masks(state.hands)
             if changed is None:
                 return state
             hands, masks = [list(h) for h in state.hands], changed
         plays, seat = [], state.turn
-
-
-def _masks(bits: BitDeck, hands: Sequence[Sequence[Card]]) -> list[int] | None:
-    """The hands' masks; None unless every hand is in deck order (see `BitDeck.ordered_mask`)."""
-    masks = [*map(bits.ordered_mask, hands)]
-    return None if None in masks else masks  # type: ignore[return-value]
 
 
 def _plain_legal(
