@@ -108,7 +108,9 @@ def _playout(
     """`playout`; `choose`: `pick_card` as a function of the legal cards alone, if it is one
     (the bitmask loop calls it without the other arguments)."""
     trick_play = variant if isinstance(variant, TrickPlay) else None
-    fast = trick_play is not None and _plain_trick_play(trick_play)
+    fast = _PLAIN_PLAY.get(type(variant))
+    if fast is None:
+        fast = _PLAIN_PLAY[type(variant)] = trick_play is not None and _plain_trick_play(trick_play)
     table = variant.checked_table()  # each phase's hooks (the kept table: no call a phase)
     while not state.finished:
         phase = state.phase
@@ -127,6 +129,10 @@ def _playout(
             continue
         state = hooks.apply(state, pick_move(hooks.legal(state)))
     return state
+
+
+_PLAIN_PLAY: dict[type, bool] = {}  # `_plain_trick_play` by the rule set's class
+_PLAIN_RULES: dict[int, tuple[t.TrickRules, bool]] = {}  # `tricks.plain` by the rules' identity
 
 
 def _plain_trick_play(variant: TrickPlay[Any]) -> bool:
@@ -150,7 +156,12 @@ def _play_tricks(
     if masks is None:
         return None
     rules = variant.trick_rules(state)
-    plain, trump = t.plain(rules), rules.trump
+    known = _PLAIN_RULES.get(id(rules))
+    if known is None or known[0] is not rules:
+        if len(_PLAIN_RULES) >= 64:
+            _PLAIN_RULES.clear()
+        known = _PLAIN_RULES[id(rules)] = (rules, t.plain(rules))
+    plain, trump = known[1], rules.trump
     players = state.rules.players
     hands = [*map(list, state.hands)]
     plays = list(state.trick)
