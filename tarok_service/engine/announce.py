@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from types import MappingProxyType
 from typing import Generic, TypeAlias, TypeVar
 
 from . import moves as m
@@ -67,7 +66,7 @@ _ENDED = ("passes", "phase", "turn")
 
 RoundKey: TypeAlias = tuple[int, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
 RoundMoves: TypeAlias = Callable[[S, int], Sequence[Move]]  # `round_moves`
-_NONE_KEPT: Mapping[RoundKey, Sequence[Move]] = MappingProxyType({})
+_NONE_KEPT: Mapping[RoundKey, Sequence[Move]] = {}  # (read-only: typed as a Mapping)
 
 
 class AnnouncementRound(Generic[S]):
