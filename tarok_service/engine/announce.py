@@ -8,10 +8,10 @@ what may be announced and raised (`announceable`, `kontrable`) and who leads the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Generic, TypeVar
+from typing import Generic, TypeAlias, TypeVar
 
 from . import moves as m
 from .moves import Move, shared_move
@@ -64,6 +64,10 @@ _ANNOUNCED = ("announced", "passes", "facts", "turn")
 _RAISED = ("levels", "passes", "facts", "turn")
 _ENDED = ("passes", "phase", "turn")
 
+RoundKey: TypeAlias = tuple[int, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]
+RoundMoves: TypeAlias = Callable[[S, int], Sequence[Move]]  # `round_moves`
+_NONE_KEPT: Mapping[RoundKey, Sequence[Move]] = {}  # (read-only: typed as a Mapping)
+
 
 class AnnouncementRound(Generic[S]):
     """The round's legal moves, their effect and a fast replay of a run of passes, for a rule
@@ -104,10 +108,12 @@ class AnnouncementRound(Generic[S]):
         `turn` or `passes`)."""
         return self._round_moves(s, seat)
 
-    def round_lister(self, s: S) -> Callable[[S, int], Sequence[Move]]:
-        """`round_moves` for the states of the round from `s` on, as one function (a rule set
-        may read once what the round does not change: the hands, the contract, the sides)."""
-        return self.round_moves
+    def round_table(self, s: S) -> tuple[Mapping[RoundKey, Sequence[Move]], RoundMoves[S]]:
+        """`round_moves` for the states of the round from `s` on: the moves kept by (seat,
+        announced, levels) - a rule set may keep them per what the round does not change:
+        the hands, the contract, the sides - and the function giving the others (default:
+        none kept)."""
+        return _NONE_KEPT, self.round_moves
 
     def _round_moves(self, s: S, seat: int) -> list[Move]:
         moves = [_PASS_MOVE]
@@ -172,10 +178,12 @@ class AnnouncementRound(Generic[S]):
         """The round played to its end by `pick`, equal to `apply_round(pick(legal_round))`
         move by move: a pass only moves the turn on (in locals), a saying makes the next
         state."""
-        seat, passes, players, moves = s.turn, s.passes, s.players, self.round_lister(s)
+        seat, passes, players = s.turn, s.passes, s.players
         assert seat is not None
+        kept, moves = self.round_table(s)
+        get = kept.get
         while True:
-            move = pick([*moves(s, seat)])
+            move = pick([*(get((seat, s.announced, s.levels)) or moves(s, seat))])
             if move.kind == _PASS:
                 passes += 1
                 if passes == players:  # the last pass: play starts

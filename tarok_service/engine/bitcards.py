@@ -12,10 +12,12 @@ for four cards), so trick winners are judged there; a follow-suit mask is 0.3 us
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
 
 from .cards import Card, Deck
+
+Positions = Callable[[Sequence[int]], Sequence[int]]  # the items at some positions of a sequence
 
 
 class BitDeck:
@@ -39,19 +41,29 @@ class BitDeck:
         # the playouts' trick loop asks for their masks right after.
         self._made: dict[int, tuple[tuple[Card, ...], int]] = {}
 
-    def hand_of(self, indices: Sequence[int]) -> tuple[Card, ...]:
-        """The hand of the deck's cards at `indices` (increasing: a hand in deck order); its
-        mask kept for `ordered_mask` (the last 16 hands made: kept no longer, so that
-        they die young, before the garbage collector moves them on)."""
-        if len(indices) < 2:  # (an itemgetter of one index gives the item, not a tuple)
-            return tuple([self.cards[i] for i in indices])
-        at = itemgetter(*indices)
-        hand: tuple[Card, ...] = at(self.cards)
-        made = self._made
-        if len(made) >= 16:
+    def hands_of(
+        self,
+        order: Sequence[int],
+        seats: Sequence[Callable[[Sequence[int]], Sequence[int]]],
+        must: int,
+    ) -> tuple[tuple[tuple[Card, ...], ...], bool]:
+        """The hands dealt from the deck's cards at the indices `order`: hand k holds the cards
+        at the positions `seats[k]` picks out of `order` (at least two each), in deck order;
+        and whether every hand holds a card of the mask `must`. Their masks are kept for
+        `ordered_mask` (the last 16 hands made: kept no longer, so that they die young,
+        before the garbage collector moves them on)."""
+        cards, powers, made = self.cards, self.powers, self._made
+        if len(made) > 16 - len(seats):
             made.clear()
-        made[id(hand)] = (hand, sum(at(self.powers)))
-        return hand
+        hands, every = [], True
+        for at in seats:
+            held = itemgetter(*sorted(at(order)))
+            hand: tuple[Card, ...] = held(cards)
+            found: int = sum(held(powers))
+            made[id(hand)] = (hand, found)
+            hands.append(hand)
+            every = every and found & must != 0
+        return tuple(hands), every
 
     def mask(self, cards: Iterable[Card]) -> int:
         """The mask of `cards` (cards equal to the deck's count as the deck's)."""
@@ -77,14 +89,26 @@ class BitDeck:
 
     def ordered_mask(self, cards: Sequence[Card]) -> int | None:
         """The mask of `cards` when they are the deck's own objects in deck order, else None."""
-        made = self._made.get(id(cards))
-        if made is not None and made[0] is cards:
-            return made[1]
-        bits = [*map(self.bit.get, map(id, cards))]
-        if None in bits or bits != sorted(bits):  # type: ignore[type-var]
-            return None
-        found: int = sum(bits)  # type: ignore[arg-type]
-        return found if found.bit_count() == len(bits) else None  # no card twice
+        found = self.ordered_masks((cards,))
+        return None if found is None else found[0]
+
+    def ordered_masks(self, hands: Iterable[Sequence[Card]]) -> list[int] | None:
+        """`ordered_mask` of each of `hands` (in one call: the playouts ask for every hand's),
+        None unless every hand is in deck order."""
+        made, masks = self._made, []
+        for cards in hands:
+            note = made.get(id(cards))
+            if note is not None and note[0] is cards:
+                masks.append(note[1])
+                continue
+            bits = [*map(self.bit.get, map(id, cards))]
+            if None in bits or bits != sorted(bits):  # type: ignore[type-var]
+                return None
+            found: int = sum(bits)  # type: ignore[arg-type]
+            if found.bit_count() != len(bits):  # a card twice
+                return None
+            masks.append(found)
+        return masks
 
     def follow_mask(self, hand: int, led: Card, trump: str) -> int:
         """The cards of `hand` a follower may play under plain rules: the suit led, else a

@@ -16,7 +16,6 @@ from . import tricks as t
 from .bitcards import BitDeck, bit_deck
 from .cards import Card
 from .moves import Move
-from .phases import PhaseRule
 from .state import TRICKS, HandState, Play, copier
 from .trickplay import TrickPlay
 from .variant import Variant
@@ -43,12 +42,16 @@ def fast_choice(rng: Chooser) -> Callable[[Sequence[T]], T]:
     if not standard:
         return rng.choice
     getrandbits: Callable[[int], int] = rng.getrandbits  # type: ignore[attr-defined]
+    bit_length = _BIT_LENGTH
 
     def choice(seq: Sequence[T]) -> T:
         n = len(seq)
         if not n:
             raise IndexError("Cannot choose from an empty sequence")
-        k = n.bit_length()
+        try:
+            k = bit_length[n]
+        except IndexError:
+            k = n.bit_length()
         r = getrandbits(k)
         while r >= n:
             r = getrandbits(k)
@@ -57,6 +60,7 @@ def fast_choice(rng: Chooser) -> Callable[[Sequence[T]], T]:
     return choice
 
 
+_BIT_LENGTH = tuple(n.bit_length() for n in range(256))  # a read is cheaper than the call
 _STANDARD: dict[type, bool] = {}  # `_standard_choice` by the class of the random source
 
 
@@ -104,13 +108,13 @@ def _playout(
     """`playout`; `choose`: `pick_card` as a function of the legal cards alone, if it is one
     (the bitmask loop calls it without the other arguments)."""
     trick_play = variant if isinstance(variant, TrickPlay) else None
-    fast = trick_play is not None and _plain_trick_play(trick_play)
-    found: dict[str, PhaseRule[Any]] = {}  # each phase's hooks, looked up once per playout
+    fast = _PLAIN_PLAY.get(type(variant))
+    if fast is None:
+        fast = _PLAIN_PLAY[type(variant)] = trick_play is not None and _plain_trick_play(trick_play)
+    table = variant.checked_table()  # each phase's hooks (the kept table: no call a phase)
     while not state.finished:
         phase = state.phase
-        hooks = found.get(phase)
-        if hooks is None:
-            hooks = found[phase] = variant.phase_rule(phase)
+        hooks = table.get(phase) or variant.phase_rule(phase)  # (that raises EngineBug)
         if phase == TRICKS and trick_play is not None and state.turn is not None:
             played = _play_tricks(trick_play, state, pick_card, choose) if fast else None
             if played is None:  # one card through the hooks
@@ -125,6 +129,10 @@ def _playout(
             continue
         state = hooks.apply(state, pick_move(hooks.legal(state)))
     return state
+
+
+_PLAIN_PLAY: dict[type, bool] = {}  # `_plain_trick_play` by the rule set's class
+_PLAIN_RULES: dict[int, tuple[t.TrickRules, bool]] = {}  # `tricks.plain` by the rules' identity
 
 
 def _plain_trick_play(variant: TrickPlay[Any]) -> bool:
@@ -144,13 +152,18 @@ def _play_tricks(
     """The policy's card plays from `state` as long as trick play goes on; None when the hands
     are not in deck order (the masks could not give the legal cards in hand order)."""
     bits = bit_deck(variant.deck(state.rules))
-    masks = _masks(bits, state.hands)
+    masks = bits.ordered_masks(state.hands)
     if masks is None:
         return None
     rules = variant.trick_rules(state)
-    plain, trump = t.plain(rules), rules.trump
+    known = _PLAIN_RULES.get(id(rules))
+    if known is None or known[0] is not rules:
+        if len(_PLAIN_RULES) >= 64:
+            _PLAIN_RULES.clear()
+        known = _PLAIN_RULES[id(rules)] = (rules, t.plain(rules))
+    plain, trump = known[1], rules.trump
     players = state.rules.players
-    hands = [list(h) for h in state.hands]
+    hands = [*map(list, state.hands)]
     plays = list(state.trick)
     seat = state.turn
     assert seat is not None
@@ -177,24 +190,18 @@ def _play_tricks(
         if len(plays) < players:
             seat = (seat + 1) % players
             continue
-        after = tuple([tuple(h) for h in hands])
+        after = tuple(map(tuple, hands))
         if work is None:
             work = copier(type(state))(state)
         state = work = current = variant.complete_in_place(work, after, tuple(plays), rules)
         if state.phase != TRICKS or state.turn is None:
             return state
         if state.hands is not after:  # a hook changed the hands
-            changed = _masks(bits, state.hands)
+            changed = bits.ordered_masks(state.hands)
             if changed is None:
                 return state
             hands, masks = [list(h) for h in state.hands], changed
         plays, seat = [], state.turn
-
-
-def _masks(bits: BitDeck, hands: Sequence[Sequence[Card]]) -> list[int] | None:
-    """The hands' masks; None unless every hand is in deck order (see `BitDeck.ordered_mask`)."""
-    masks = [*map(bits.ordered_mask, hands)]
-    return None if None in masks else masks  # type: ignore[return-value]
 
 
 def _plain_legal(
@@ -210,4 +217,10 @@ def _plain_legal(
     if held and len(hand) > 1:
         kept = legal & ~bits.mask(held)
         legal = kept or legal
-    return hand if legal == mask else bits.cards_of(legal)
+    if legal == mask:
+        return hand
+    low = legal & -legal
+    if mask & ((1 << legal.bit_length()) - low) == legal:  # a run of the hand: a slice of it
+        start = (mask & (low - 1)).bit_count()
+        return hand[start : start + legal.bit_count()]
+    return bits.cards_of(legal)

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from ..engine import kontra as k
 from ..engine import moves as m
 from ..engine import tricks as t
-from ..engine.announce import AnnouncementRound
+from ..engine.announce import AnnouncementRound, RoundKey, RoundMoves
 from ..engine.auction import PASSED, Auction, Situation, legal_bids, run_auction
 from ..engine.bitcards import bit_deck
 from ..engine.cards import PAGAT, SKIS, TAROK, Card, Deck, tarok54
@@ -79,9 +79,9 @@ class SlovenianFamily(
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
-        self._hand_of = bit_deck(self._deck).hand_of
+        self._hands_of = bit_deck(self._deck).hands_of  # (hands noted for the playouts' masks)
         self._deck_size = len(self._deck)
-        self._tarok_indices = frozenset(i for i, c in enumerate(self._deck.cards) if c.is_tarok)
+        self._tarok_mask = sum(1 << i for i, c in enumerate(self._deck.cards) if c.is_tarok)
         self._monds = tuple(c for c in self._deck.cards if is_mond(c))
         self._skises = tuple(c for c in self._deck.cards if is_skis(c))
         self._groups: dict[tuple[int, bool], tuple[Group, ...]] = {}
@@ -199,19 +199,12 @@ class SlovenianFamily(
         if plan is None:
             plan = self._deal_plans[(n, dealer)] = self._deal_plan(n, dealer)
         talon_at, seats_at, auction, bidding_turn = plan
-        own, taroks, redeal = self._deck.cards, self._tarok_indices, False
-        hand_of = self._hand_of  # hands whose masks the playouts' trick loop asks for
-        hands = []
-        for at in seats_at:
-            held = sorted(at(order))
-            redeal = redeal or taroks.isdisjoint(held)
-            hands.append(hand_of(held))
+        hands, taroks = self._hands_of(order, seats_at, self._tarok_mask)
         if talon is None:
-            talon = itemgetter(*talon_at(order))(own)
-        phase, turn = (Phase.REDEAL, None) if redeal else (Phase.BIDDING, bidding_turn)
-        copy = _DEALT_COPY
-        dealt: SlovenianState = copy(
-            self._blank(rules), dealer, phase, turn, tuple(hands), talon, auction
+            talon = itemgetter(*talon_at(order))(self._deck.cards)
+        phase, turn = (Phase.BIDDING, bidding_turn) if taroks else (Phase.REDEAL, None)
+        dealt: SlovenianState = _DEALT_COPY(
+            self._blank(rules), dealer, phase, turn, hands, talon, auction
         )
         return dealt
 
@@ -428,17 +421,20 @@ class SlovenianFamily(
         table = self._round_table(s)
         return table.get((seat, s.announced, s.levels)) or self._round_entry(s, seat, table)
 
-    def round_lister(self, s: SlovenianState) -> Callable[[SlovenianState, int], Sequence[Move]]:
-        """`round_moves` with the table of the round (what it does not change) found once."""
+    def round_table(
+        self, s: SlovenianState
+    ) -> tuple[Mapping[RoundKey, Sequence[Move]], RoundMoves[SlovenianState]]:
+        """The round's moves kept (`_round_table`) and the function that works out and keeps
+        the others."""
         table = self._round_table(s)
-        get, entry = table.get, self._round_entry
+        entry = self._round_entry
 
         def moves(st: SlovenianState, seat: int) -> Sequence[Move]:
-            return get((seat, st.announced, st.levels)) or entry(st, seat, table)
+            return entry(st, seat, table)
 
-        return moves
+        return table, moves
 
-    def _round_table(self, s: SlovenianState) -> dict[object, tuple[Move, ...]]:
+    def _round_table(self, s: SlovenianState) -> dict[RoundKey, tuple[Move, ...]]:
         """The round's moves by (seat, announced, levels) at what the round does not change:
         the table rules (by identity), the contract, the sides, whether a call was made and
         (in a contract with bonuses) what each seat holds of the ultimo cards. At most
@@ -449,11 +445,11 @@ class SlovenianFamily(
         found = memo.get(key)
         if found is None:
             found = memo[key] = ({},)
-        table: dict[object, tuple[Move, ...]] = found[0]
+        table: dict[RoundKey, tuple[Move, ...]] = found[0]
         return table
 
     def _round_entry(
-        self, s: SlovenianState, seat: int, table: dict[object, tuple[Move, ...]]
+        self, s: SlovenianState, seat: int, table: dict[RoundKey, tuple[Move, ...]]
     ) -> tuple[Move, ...]:
         """`round_moves` worked out, and kept in `table`."""
         if len(table) >= _ROUND_LIMIT:

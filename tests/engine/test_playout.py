@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import pairwise
+from operator import itemgetter
 from typing import Any
 
 import pytest
@@ -123,20 +125,30 @@ def test_masks_stand_for_card_sets_in_deck_order(deck: Deck) -> None:
 
 @pytest.mark.parametrize("deck", DECKS, ids=[d.name for d in DECKS])
 def test_hands_made_from_indices_keep_the_mask_of_their_cards(deck: Deck) -> None:
-    """`hand_of` makes the hand of the deck's cards at increasing indices; `ordered_mask` gives
-    back the mask it kept, equal to the one worked out from the cards (a hand made again
+    """`hands_of` deals the hands of the deck's cards at the positions each seat takes of an
+    order, in deck order, and tells whether each holds a card of a mask; `ordered_mask` gives
+    back the masks it kept, equal to the ones worked out from the cards (a hand made again
     or more hands than the deck keeps: worked out alike)."""
     bits, size = bit_deck(deck), len(deck.cards)
     rng = random.Random(f"made/{deck.name}")
     made = []
-    for _ in range(600):
-        indices = sorted(rng.sample(range(size), rng.randrange(1, 20)))
-        hand = bits.hand_of(indices)
-        assert hand == tuple(deck.cards[i] for i in indices)
-        assert bits.ordered_mask(hand) == bits.mask(hand) == sum(1 << i for i in indices)
-        copy = tuple(hand)  # the same cards, a tuple not made by `hand_of`
-        assert bits.ordered_mask(list(copy)) == bits.mask(hand)
-        made.append(hand)
+    for _ in range(300):
+        order = rng.sample(range(size), size)
+        cut = sorted(rng.sample(range(2, size - 1), rng.randrange(0, 4)))
+        bounds = [0, *[c for c in cut if c >= 2], size]
+        spans = [(a, b) for a, b in pairwise(bounds) if b - a >= 2]
+        seats = [itemgetter(*rng.sample(range(a, b), b - a)) for a, b in spans]
+        must = sum(1 << i for i in rng.sample(range(size), rng.randrange(1, 6)))
+        hands, every = bits.hands_of(order, seats, must)
+        assert len(hands) == len(spans)
+        for (a, b), hand in zip(spans, hands, strict=True):
+            indices = sorted(order[a:b])
+            assert hand == tuple(deck.cards[i] for i in indices)
+            assert bits.ordered_mask(hand) == bits.mask(hand) == sum(1 << i for i in indices)
+            copy = tuple(hand)  # the same cards, a tuple not made by `hands_of`
+            assert bits.ordered_mask(list(copy)) == bits.mask(hand)
+            made.append(hand)
+        assert every == all(bits.mask(h) & must for h in hands)
     assert all(bits.ordered_mask(h) == bits.mask(h) for h in made)  # also those not kept
 
 
