@@ -322,6 +322,11 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=300, help="moves per round (about)")
     parser.add_argument("--dir", default=None, help="where the SQLite files go (default: temp)")
     parser.add_argument("--json", default=None, help="write the summary here ('-': stdout)")
+    parser.add_argument(
+        "--echo-registered",
+        action="store_true",
+        help="the echo server registers its methods as generated code does (dearer per call)",
+    )
     args = parser.parse_args()
     sizes = message_sizes()
     procs: list[subprocess.Popen[str]] = []
@@ -341,6 +346,8 @@ def main() -> int:
                 stores.append(Target(name, proc, address))
             echo_cmd = [sys.executable, str(ROOT / "bench" / "echo_server.py"), "--reply-bytes",
                         str(sizes[1])]  # fmt: skip
+            if args.echo_registered:
+                echo_cmd.append("--registered")
             proc, address = start(echo_cmd)
             procs.append(proc)
             bare = Target("echo", proc, address)
@@ -348,6 +355,7 @@ def main() -> int:
             asyncio.run(run(stores, bare, args, sizes))
             summary_ = report(stores, (before, loadavg()), args)
             summary_["message_bytes"] = {"request": sizes[0], "response": sizes[1]}
+            summary_["echo_registration"] = "registered" if args.echo_registered else "generic"
         finally:
             for proc in procs:
                 proc.terminate()
