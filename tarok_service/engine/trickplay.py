@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 from . import tricks as t
@@ -142,7 +141,7 @@ class TrickPlay(Generic[S]):
         players = state.rules.players
         rules = self.trick_rules(state)
         winning_index, orders = t.winning_index, _orders(players)
-        codes = [*map(_code, moves[start:] if start else moves)]
+        codes = [m.value for m in (moves[start:] if start else moves)]  # the cards' codes
         played: list[Card] = [*map(deck.by_code.get, codes)]  # type: ignore[list-item]
         total = len(played)
         at: dict[str, int] | None = None  # where each code is played (once watched cards)
@@ -347,7 +346,6 @@ def _less(
     return left
 
 
-_code = attrgetter("value")  # a play's card code
 _trick = copier(Trick, "plays", "winner")  # `Trick(plays, winner)` as a plain copy (hot path)
 
 
