@@ -252,7 +252,7 @@ class TrickPlay(Generic[S]):
             cards = [c for _, c in plays]
         if won is None:
             won = plays[t.winning_index(cards, rules)][0]
-        trick = _new_trick(plays, won)
+        trick = _trick(None, plays, won)
         piles = work.piles
         _set(work, "piles", (*piles[:won], (*piles[won], *cards), *piles[won + 1 :]))
         _set(work, "tricks", (*work.tricks, trick))
@@ -318,19 +318,6 @@ def _orders(players: int) -> tuple[tuple[int, ...], ...]:
 
 
 _set = object.__setattr__  # changes a field of replay's private state copy in place
-
-
-def _new_trick(plays: tuple[tuple[int, Card], ...], won: int) -> Trick:
-    """`Trick(plays, won)` without the frozen dataclass's checked `__init__` (hot path)."""
-    trick = _make(Trick)
-    _set_plays(trick, plays)
-    _set_winner(trick, won)
-    return trick
-
-
-_make = object.__new__
-_set_plays = Trick.__dict__["plays"].__set__  # the slots' own setters
-_set_winner = Trick.__dict__["winner"].__set__
 
 
 def _less(
