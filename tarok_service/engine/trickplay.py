@@ -215,9 +215,9 @@ class TrickPlay(Generic[S]):
         if piles is not None:
             self._bring_up(work, piles, tricks, talon, given)
         if i > since:
-            _set(work, "hands", _less(base, played[since:i]))
-        _set(work, "trick", tuple(zip(orders[lead], cards, strict=False)))
-        _set(work, "turn", orders[lead][len(cards)] if cards else lead)
+            _set_hands(work, _less(base, played[since:i]))
+        _set_trick(work, tuple(zip(orders[lead], cards, strict=False)))
+        _set_turn(work, orders[lead][len(cards)] if cards else lead)
         return work, start + i
 
     def _bring_up(
@@ -229,8 +229,8 @@ class TrickPlay(Generic[S]):
         given: list[tuple[int, Card]],
     ) -> None:
         """Puts the quiet tricks' piles, tricks and talon gifts into replay's private copy."""
-        _set(work, "piles", tuple([tuple(p) for p in piles]))
-        _set(work, "tricks", tuple(tricks))
+        _set_piles(work, tuple([tuple(p) for p in piles]))
+        _set_tricks(work, tuple(tricks))
         if given:
             for name, value in self.gift_changes(work, tuple(given)).items():
                 _set(work, name, value)
@@ -254,22 +254,22 @@ class TrickPlay(Generic[S]):
             won = plays[t.winning_index(cards, rules)][0]
         trick = _trick(None, plays, won)
         piles = work.piles
-        _set(work, "piles", (*piles[:won], (*piles[won], *cards), *piles[won + 1 :]))
-        _set(work, "tricks", (*work.tricks, trick))
-        _set(work, "hands", hands)
-        _set(work, "trick", ())
-        _set(work, "turn", won)
+        _set_piles(work, (*piles[:won], (*piles[won], *cards), *piles[won + 1 :]))
+        _set_tricks(work, (*work.tricks, trick))
+        _set_hands(work, hands)
+        _set_trick(work, ())
+        _set_turn(work, won)
         after = self.after_trick(work, trick)
         if self.hand_over(after):
             if after is work and type(self).finish_play is TrickPlay.finish_play:
                 _set(work, "phase", SCORED)  # `finish_play` on the private copy itself
-                _set(work, "turn", None)
+                _set_turn(work, None)
                 return work
             return self.finish_play(after)
         if after.turn != won:
             if after is not work:
                 return evolve(after, turn=won)
-            _set(work, "turn", won)
+            _set_turn(work, won)
         return after
 
     def after_trick(self, state: S, trick: Trick) -> S:
@@ -318,6 +318,11 @@ def _orders(players: int) -> tuple[tuple[int, ...], ...]:
 
 
 _set = object.__setattr__  # changes a field of replay's private state copy in place
+# the same for the fields of every state, through their slots' own setters (cheaper; no rule
+# set's state redefines them: tests/engine/test_fast_paths.py)
+_set_piles, _set_tricks, _set_hands, _set_trick, _set_turn = (
+    HandState.__dict__[name].__set__ for name in ("piles", "tricks", "hands", "trick", "turn")
+)
 
 
 def _less(

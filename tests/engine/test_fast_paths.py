@@ -376,3 +376,18 @@ def test_family_replay_equals_folding_apply_from_inside_every_phase(
             assert variant.replay(state, moves[k:]) == final
             assert variant.replay(dealt, moves[:k]) == state
     assert {"bidding", "talon", "announce"} <= set(seen), seen
+
+
+def test_every_state_keeps_the_hand_fields_slots_the_fast_paths_set() -> None:
+    """`complete_in_place` and replay set piles, tricks, hands, trick and turn through
+    HandState's own slot setters: no rule set's state may redefine those fields."""
+    assert all_variants()  # every rule set (and its state class) imported
+    todo, seen = list[type]([HandState]), list[type]()
+    while todo:
+        cls = todo.pop()
+        seen.append(cls)
+        todo += cls.__subclasses__()
+    assert SlovenianState in seen
+    for cls in seen:
+        for name in ("piles", "tricks", "hands", "trick", "turn"):
+            assert getattr(cls, name) is HandState.__dict__[name], (cls, name)
