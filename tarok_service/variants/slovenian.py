@@ -41,10 +41,9 @@ __all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily
 
 _PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
-_with_bids = copier(Auction, "bids")  # `Auction(forehand, bids)` as a plain copy (replay)
+_with_bids = copier(Auction, "bids")  # `Auction(forehand, bids)` as a plain copy (replay, playouts)
 _KLOP_WATCH = TrickWatch(gifts=True)  # a talon card to each trick's winner while it lasts
 _ROUND_LIMIT = 64  # the announcement round's tables, and the entries of each (`_round_table`)
-_BIDS_COPY = copier(Auction, "bids")  # an auction with its bids replaced
 _CHOSEN = ("auction", "facts", "contract", "declarer", "turn", "phase")  # a contract chosen
 
 
@@ -88,7 +87,6 @@ class SlovenianFamily(
         self._deal_plans: dict[tuple[int, int], Any] = {}
         # A bid's value in its fact: the contract's id, or "pass" (PASSED = -1: the last entry).
         self._bid_values = (*(c.id for c in f.contracts), _PASS)
-        self._bid_facts: dict[tuple[int, int], Fact] = {}  # (seat, bid) -> its fact
         self._bid_rows: dict[int, tuple[tuple[Fact, ...], ...]] = {}  # see `_bid_rows_for`
         # A bid move's value -> the bid (a pass has none: the empty value)
         self._bid_of = {**self.contract_index, shared_move(_PASS).value: PASSED}
@@ -353,27 +351,18 @@ class SlovenianFamily(
             return bid_of[pick([*(memo.get(situation) or lists(rules, situation))]).value]
 
         bids, said, last = run_auction(auction, seat, choose)
-        new = [*map(self._bid_facts.get, said)]
-        if not all(new):  # (not `None in`: that would call each fact's `__eq__`)
-            new = [f or self._bid_fact(x) for f, x in zip(new, said, strict=True)]
-        facts = (*s.facts, *new)
-        done: Auction = _BIDS_COPY(auction, tuple(bids))
+        rows = self._bid_rows.get(len(bids)) or self._bid_rows_for(len(bids))
+        facts = (*s.facts, *[rows[seat][bid] for seat, bid in said])
+        done: Auction = _with_bids(auction, tuple(bids))
         return self._contract_chosen(s, last, bids[last], done, facts)  # type: ignore[arg-type]
 
     def _bid_rows_for(self, players: int) -> tuple[tuple[Fact, ...], ...]:
-        """Per seat, the fact of each bid by contract index (a pass last: PASSED = -1), the
-        very facts `_bid_fact` makes; kept per player count in `_bid_rows`."""
-        bids = [*range(len(self._bid_values) - 1), PASSED]
+        """Per seat, the fact of each bid by contract index (a pass last: PASSED = -1), as
+        `apply_bidding` makes it; kept per player count in `_bid_rows`."""
+        values = self._bid_values  # a bid's value in its fact, by contract index (pass last)
         found = self._bid_rows[players] = tuple(
-            tuple(self._bid_facts.get((seat, b)) or self._bid_fact((seat, b)) for b in bids)
-            for seat in range(players)
+            tuple(shared_fact(seat, _BID, value) for value in values) for seat in range(players)
         )
-        return found
-
-    def _bid_fact(self, said: tuple[int, int]) -> Fact:
-        """The fact of a bid (seat, contract index or PASSED), as `apply_bidding` makes it."""
-        seat, bid = said
-        found = self._bid_facts[said] = shared_fact(seat, _BID, self._bid_values[bid])
         return found
 
     def _contract_chosen(

@@ -10,7 +10,7 @@ from ..engine.cards import FIGURE_FACES, QUEEN, Card, Deck
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.state import copier, evolve, replace_at, without
-from ..engine.view import shared_fact
+from ..engine.view import Fact, shared_fact
 from .slovenian_data import Contract
 from .slovenian_family import Family
 from .slovenian_state import Kind, Phase, SlovenianState, is_suit_king, is_trula
@@ -173,11 +173,8 @@ class CallAndExchange:
             if self.free_exchange(s):
                 return self.apply_talon(s, moves[start]), start + 1
             group = int(moves[i].value)
-            groups = self.groups(s)
-            chosen = groups[group]
-            talon = tuple(c for g, cards in enumerate(groups) if g != group for c in cards)
-            hand, left = deck.sort(s.hands[seat] + chosen), len(chosen)
-            facts.append(shared_fact(seat, Kind.PICK, str(group)))
+            talon, hand, left, fact = self._picked(s, group)
+            facts.append(fact)
             i += 1
         else:
             hand, left = s.hands[seat], s.to_discard
@@ -212,17 +209,28 @@ class CallAndExchange:
 
     def _pick(self, s: SlovenianState, index: int) -> SlovenianState:
         assert s.declarer is not None
-        chosen = self.talon_group(s, index)  # EngineBug for a group that cannot exist
-        rest = tuple(c for i, g in enumerate(self.groups(s)) if i != index for c in g)
-        hand = self.deck(s.rules).sort(s.hands[s.declarer] + chosen)
+        rest, hand, left, fact = self._picked(s, index)
         return evolve(
             s,
             group=index,
             talon=rest,
-            to_discard=len(chosen),
+            to_discard=left,
             hands=replace_at(s.hands, s.declarer, hand),
-            facts=(*s.facts, shared_fact(s.declarer, Kind.PICK, str(index))),
+            facts=(*s.facts, fact),
         )
+
+    def _picked(
+        self, s: SlovenianState, index: int
+    ) -> tuple[tuple[Card, ...], tuple[Card, ...], int, Fact]:
+        """The declarer's pick of talon group `index`: (the talon left, his hand with the
+        group, how many cards he lays away, the pick's fact)."""
+        assert s.declarer is not None
+        groups = self.groups(s)
+        # EngineBug (from `talon_group`) for a group that cannot exist
+        chosen = groups[index] if 0 <= index < len(groups) else self.talon_group(s, index)
+        rest = tuple(c for i, g in enumerate(groups) if i != index for c in g)
+        hand = self.deck(s.rules).sort(s.hands[s.declarer] + chosen)
+        return rest, hand, len(chosen), shared_fact(s.declarer, Kind.PICK, str(index))
 
     def _take(self, s: SlovenianState, card: Card) -> SlovenianState:
         """One talon card into the declarer's hand; after the last one he lays away as many."""
