@@ -147,6 +147,7 @@ class Target:
     address: str
     channel: grpc.aio.Channel | None = None
     rounds: dict[int, list[dict[str, float]]] = field(default_factory=dict)
+    floor: Target | None = None  # the durable echo on the same kind of store
 
     @property
     def stub(self) -> svc_grpc.TarokServiceAsyncStub:
@@ -236,12 +237,14 @@ async def run(
     stores: list[Target], bare: Target, args: argparse.Namespace, sizes: tuple[int, int]
 ) -> None:
     rng = random.Random(1)
-    for target in [*stores, bare]:
+    floors = [t.floor for t in stores if t.floor is not None]
+    for target in [*stores, bare, *floors]:
         target.channel = grpc.aio.insecure_channel(target.address)
     try:
         for target in stores:  # warm up: imports, caches, first connections
             await move_round(target, 2, 1, rng)
-        await echo_round(bare, 2, 200, sizes[0])
+        for target in [bare, *floors]:
+            await echo_round(target, 2, 200, sizes[0])
         for rep in range(args.repetitions):
             for concurrency in args.concurrency:
                 tables_each = max(1, math.ceil(args.calls / (concurrency * 55)))
@@ -254,10 +257,14 @@ async def run(
                     moved["echo_rps"], moved["echo_p50_ms"] = echoed["rps"], echoed["p50_ms"]
                     moved["echo_p99_ms"], moved["echo_cpu_us"] = echoed["p99_ms"], echoed["cpu_us"]
                     moved["echo_loop_cpu_us"] = echoed["loop_cpu_us"]
+                    if target.floor is not None:
+                        floor = await echo_round(target.floor, concurrency, per_caller, sizes[0])
+                        moved["floor_rps"], moved["floor_p50_ms"] = floor["rps"], floor["p50_ms"]
+                        moved["floor_cpu_us"] = floor["cpu_us"]
             print(f"  repetition {rep + 1}/{args.repetitions} done (load {loadavg()})",
                   file=sys.stderr, flush=True)  # fmt: skip
     finally:
-        for target in [*stores, bare]:
+        for target in [*stores, bare, *floors]:
             if target.channel is not None:
                 await target.channel.close(None)
 
@@ -272,6 +279,10 @@ def medians(rounds: list[dict[str, float]]) -> dict[str, float]:
     out["cpu_ratio"] = statistics.median(r["cpu_us"] / r["echo_cpu_us"] for r in rounds)
     loops = [r["loop_cpu_us"] / r["echo_loop_cpu_us"] for r in rounds if r["echo_loop_cpu_us"]]
     out["loop_cpu_ratio"] = statistics.median(loops) if loops else 0.0
+    if "floor_rps" in rounds[0]:
+        out["floor_rps_ratio"] = statistics.median(r["rps"] / r["floor_rps"] for r in rounds)
+        out["floor_p50_ratio"] = statistics.median(r["p50_ms"] / r["floor_p50_ms"] for r in rounds)
+        out["floor_echo_ratio"] = statistics.median(r["floor_rps"] / r["echo_rps"] for r in rounds)
     out["repetitions"] = len(rounds)
     return out
 
@@ -296,6 +307,20 @@ def report(stores: list[Target], load: tuple[str, str], args: argparse.Namespace
                 f"| {r['loop_cpu_us']:.0f} ({r['echo_loop_cpu_us']:.0f}) "
                 f"| {r['loop_cpu_ratio']:.2f} |"
             )
+    floors = [(n, c, r) for n, by_c in results.items() for c, r in by_c.items() if "floor_rps" in r]
+    if floors:
+        print("\nAgainst the durable echo (bench/echo_server.py --store: grpc.aio + one append "
+              "to the same kind of store per call):")  # fmt: skip
+        print("| store | C | moves/s | durable echo/s | durable echo / bare echo | moves / durable echo "
+              "| p50 ms (durable echo) | p50 ratio | CPU/call us (durable echo) |")  # fmt: skip
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name, c, r in floors:
+            print(
+                f"| {name} | {c} | {r['rps']:.0f} | {r['floor_rps']:.0f} "
+                f"| {r['floor_echo_ratio']:.2f} | {r['floor_rps_ratio']:.2f} "
+                f"| {r['p50_ms']:.2f} ({r['floor_p50_ms']:.2f}) | {r['floor_p50_ratio']:.2f} "
+                f"| {r['cpu_us']:.0f} ({r['floor_cpu_us']:.0f}) |"
+            )
     return {
         "benchmark": "service",
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -317,6 +342,9 @@ def main() -> int:
     )
     parser.add_argument("--no-sqlite-full", action="store_true", help="skip SQLite FULL")
     parser.add_argument("--no-sqlite-normal", action="store_true", help="skip SQLite NORMAL")
+    parser.add_argument(
+        "--no-floors", action="store_true", help="skip the durable echo servers (--store)"
+    )
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--repetitions", type=int, default=5)
     parser.add_argument("--calls", type=int, default=300, help="moves per round (about)")
@@ -340,12 +368,17 @@ def main() -> int:
             configs.append(("postgres", args.postgres, "full"))
         try:
             stores = []
+            echo_cmd = [sys.executable, str(ROOT / "bench" / "echo_server.py"), "--reply-bytes",
+                        str(sizes[1])]  # fmt: skip
             for name, url, sync in configs:
                 proc, address = start(tarok_server(url, sync))
                 procs.append(proc)
                 stores.append(Target(name, proc, address))
-            echo_cmd = [sys.executable, str(ROOT / "bench" / "echo_server.py"), "--reply-bytes",
-                        str(sizes[1])]  # fmt: skip
+                if not args.no_floors:
+                    floor_url = url.replace(".db", "-floor.db")
+                    proc, address = start([*echo_cmd, "--store", floor_url, "--sqlite-sync", sync])
+                    procs.append(proc)
+                    stores[-1].floor = Target(f"{name}-floor", proc, address)
             if args.echo_registered:
                 echo_cmd.append("--registered")
             proc, address = start(echo_cmd)

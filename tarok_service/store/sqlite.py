@@ -16,14 +16,15 @@ under load while every append stays durable before it is answered.
 Where appends are committed:
 - "full": on the worker thread (the sync takes about a millisecond, too long for the event
   loop), one group commit for all the appends that arrived while the worker was busy;
-- "normal" and in-memory: a lone append (no other one in progress, nothing else ready to
-  run on the event loop) is committed on the event loop itself, inside the `append` call
-  (no future waited for, no extra loop round): no sync is waited for, so the commit is a
-  write to the WAL of some tens of microseconds, less than the thread hop and wake-ups it
-  saves. Concurrent appends are group-committed by the worker as in "full".
-  The loop only takes the connection when it is free and no other process holds the write
-  lock; otherwise the batch goes to the worker too. Checkpoints (which do sync) run on the
-  worker thread, every `CHECKPOINT_EVERY` commits, never on the loop.
+- "normal" and in-memory: an append is committed on the event loop itself, inside the
+  `append` call (no future waited for, no thread hop, no extra loop round), whether or not
+  other appends are in progress: no sync is waited for, so the commit is a write to the WAL
+  of some tens of microseconds, less than the hand-over to the worker thread and back (and
+  an RPC that never suspends costs grpc.aio less). The loop only takes the connection when
+  it is free and no other process holds the write lock; otherwise the append waits for the
+  worker, and the appends that arrive meanwhile are group-committed there as in "full".
+  Checkpoints (which do sync) run on the worker thread, every `CHECKPOINT_EVERY` commits,
+  never on the loop.
 Both ways every append is answered only after its commit, so the guarantees above hold.
 Watchers are woken in-process by `append`; changes made by another process writing the
 same file are noticed by polling `PRAGMA data_version` every `poll_interval` seconds
@@ -140,7 +141,6 @@ class SqliteEventStore:
         self._checkpoints = self._on_loop and path != MEMORY  # ours, not SQLite's automatic ones
         self._conn_lock = threading.Lock()  # the connection has one user at a time
         self._commits = 0  # since the last checkpoint
-        self._appending = 0  # appends awaiting their outcome
         # The loop's commits never wait for another process's write lock (busy timeout 0);
         # the worker restores the busy timeout before its own work, only when needed.
         self._impatient = False
@@ -205,21 +205,13 @@ class SqliteEventStore:
             self._pending.append(pending)
             schedule, self._flush_scheduled = not self._flush_scheduled, True
         if schedule:
-            if not self._on_loop:
-                executor.submit(self._flush, loop)
-            elif self._appending or not _loop_idle(loop):
-                loop.call_soon(self._flush_on_loop, loop)  # let the others' appends join
+            if self._on_loop:
+                self._flush_on_loop(loop)  # committed now: no loop round, no wake-up
             else:
-                self._flush_on_loop(loop)  # lone: committed now, no loop round, no wake-up
+                executor.submit(self._flush, loop)
         future = pending.future
-        if future.done():  # committed (or failed) right here on the loop
-            version = future.result()
-        else:
-            self._appending += 1
-            try:
-                version = await future
-            finally:
-                self._appending -= 1
+        # committed (or failed) right here on the loop, or wait for the worker
+        version = future.result() if future.done() else await future
         self._signals.wake(table_id, version)
         return version
 
@@ -460,17 +452,15 @@ class SqliteEventStore:
             self._impatient = True
 
     def _flush_on_loop(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Commit the pending append here on the loop when it is the only one in progress,
-        the loop has nothing else ready to run, and the connection and the file's write
-        lock are free; else hand the batch to the worker thread. (A lone call is answered
-        sooner without the hand-over; under concurrent load the worker's bigger batches,
-        written beside a busy loop, are worth more than the hand-over costs.)"""
+        """Commit the pending appends here on the loop when the connection and the file's
+        write lock are free; else hand them to the worker thread. (Measured with
+        `bench/service.py --sqlite-sync normal`: committing each append on the loop beats
+        the worker's bigger batches at 8 and 32 callers too - the hand-over and the
+        suspended RPC cost the loop more than the commit.)"""
         executor, conn = self._executor, self._conn
         if (
             conn is None
             or executor is None
-            or self._appending > 1
-            or not _loop_idle(loop)
             or not self._conn_lock.acquire(blocking=False)
         ):
             self._hand_to_worker(executor, loop)
@@ -569,13 +559,6 @@ def _in_transaction(conn: sqlite3.Connection, work: Callable[[], T], begun: bool
 def _lone_row(batch: list[Pending]) -> bool:
     """Whether `batch` is one append of one row."""
     return len(batch) == 1 and len(batch[0].rows) == 1
-
-
-def _loop_idle(loop: asyncio.AbstractEventLoop) -> bool:
-    """True if no other callback is ready to run on `loop` (asyncio's own loops keep them in
-    `_ready`; for any other loop, assume busy)."""
-    ready = getattr(loop, "_ready", None)
-    return ready is not None and not ready
 
 
 def _create_schema(conn: sqlite3.Connection) -> None:

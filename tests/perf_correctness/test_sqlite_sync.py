@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from tarok_client.cli import _parser
 
 from tarok_service.server.config import ServerConfig
 from tarok_service.store import NewEvent, SqliteEventStore, open_store
+from tarok_service.store._pending import Pending
 
 NOW = 1_700_000_000.0
 PRAGMA_VALUES = {"full": 2, "normal": 1}  # what `PRAGMA synchronous` reports
@@ -113,3 +115,70 @@ def test_the_worker_gets_its_busy_timeout_back(tmp_path: Path) -> None:
             await store.close()
 
     asyncio.run(body())
+
+
+def _counting_worker(store: SqliteEventStore) -> list[int]:
+    """Make `store` record the size of every batch its worker thread takes to commit."""
+    sizes: list[int] = []
+    take = store._take_batch
+
+    def counted() -> list[Pending]:
+        batch = take()
+        if threading.current_thread() is not threading.main_thread():
+            sizes.append(len(batch))
+        return batch
+
+    store._take_batch = counted  # type: ignore[method-assign]
+    return sizes
+
+
+def test_concurrent_appends_commit_on_the_loop_in_normal_mode(tmp_path: Path) -> None:
+    """With nothing holding the connection, "normal" commits every append on the event loop,
+    however many are in progress: no batch goes to the worker, each append gets its own
+    version, and a conflicting one still fails alone."""
+    from tarok_service.store import VersionConflict
+
+    store = SqliteEventStore(str(tmp_path / "loop.db"), synchronous="normal")
+    sizes = _counting_worker(store)
+
+    async def body() -> None:
+        await store.open()
+        try:
+            appends = [store.append(f"t{i % 4}", i // 4, [NewEvent("E", b"x")], NOW)
+                       for i in range(12)]  # fmt: skip
+            stale = store.append("t0", 0, [NewEvent("E", b"late")], NOW)
+            results = await asyncio.gather(*appends, stale, return_exceptions=True)
+            assert results[:12] == [i // 4 + 1 for i in range(12)]
+            assert isinstance(results[12], VersionConflict)
+            assert [e.seq for e in await store.read("t0")] == [1, 2, 3]
+        finally:
+            await store.close()
+
+    asyncio.run(body())
+    assert sizes == []
+
+
+def test_appends_wait_for_a_busy_connection_and_commit_together(tmp_path: Path) -> None:
+    """When the connection is taken (here by the test, as a read on the worker would), the
+    loop does not wait for it: the appends go to the worker, which commits them in one
+    batch once the connection is free, each with its own outcome."""
+    store = SqliteEventStore(str(tmp_path / "busy.db"), synchronous="normal")
+    sizes = _counting_worker(store)
+
+    async def body() -> None:
+        await store.open()
+        try:
+            store._conn_lock.acquire()
+            try:
+                tasks = [asyncio.create_task(store.append(f"t{i}", 0, [NewEvent("E", b"x")], NOW))
+                         for i in range(5)]  # fmt: skip
+                await asyncio.sleep(0)  # one step of each task: all five are now pending
+                assert not any(task.done() for task in tasks)
+            finally:
+                store._conn_lock.release()
+            assert await asyncio.gather(*tasks) == [1] * 5
+        finally:
+            await store.close()
+
+    asyncio.run(body())
+    assert sizes == [5]  # one hand-over: the worker committed all five together
