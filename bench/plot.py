@@ -2,9 +2,11 @@
 
     .venv/bin/python bench/plot.py bench/results/service.json docs/img/performance.png
 
-One panel per store: SubmitMove p50 and p99 (solid) and the bare echo server's p50 and p99
-measured in the same rounds (dashed), in milliseconds on a log scale; the title carries the
-machine load the run saw. Needs matplotlib (`make bench-deps`).
+One column per store. Top: SubmitMove p50 and p99 (solid), the bare echo server's p50 and
+p99 measured in the same rounds (dashed) and, where the run measured it, the durable echo's
+p50 (dotted: grpc.aio plus one append to the same kind of store), in milliseconds on a log
+scale. Bottom: calls per second of each. The title carries the machine load the run saw.
+Needs matplotlib (`make bench-deps`).
 """
 
 from __future__ import annotations
@@ -22,28 +24,46 @@ def plot(summary: dict[str, Any], out: Path) -> None:
     import matplotlib.pyplot as plt
 
     results: dict[str, dict[str, dict[str, float]]] = summary["results"]
-    fig, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.8), sharey=True)
-    axes = axes if len(results) > 1 else [axes]
-    for ax, (store, by_c) in zip(axes, results.items(), strict=True):
+    columns = len(results)
+    fig, grid = plt.subplots(2, columns, figsize=(4.2 * columns, 6.6), sharey="row", squeeze=False)
+    highest = 0.0
+    for column, (store, by_c) in enumerate(results.items()):
         levels = sorted(by_c, key=int)
         xs = [int(c) for c in levels]
-        for key, label, style in (
-            ("p50_ms", "SubmitMove p50", "-o"),
-            ("p99_ms", "SubmitMove p99", "-s"),
-            ("echo_p50_ms", "echo p50", "--o"),
-            ("echo_p99_ms", "echo p99", "--s"),
-        ):
-            ax.plot(xs, [by_c[c][key] for c in levels], style, label=label)
-        ax.set_title(store)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xticks(xs, [str(x) for x in xs])
-        ax.set_xlabel("concurrent callers")
-        ax.grid(True, which="both", alpha=0.3)
-    axes[0].set_ylabel("latency (ms)")
-    axes[0].legend(fontsize="small")
+        top, bottom = grid[0][column], grid[1][column]
+        for ax, lines in (
+            (top, (
+                ("p50_ms", "SubmitMove p50", "-o", "C0"),
+                ("p99_ms", "SubmitMove p99", "-s", "C0"),
+                ("echo_p50_ms", "bare echo p50", "--o", "C1"),
+                ("echo_p99_ms", "bare echo p99", "--s", "C1"),
+                ("floor_p50_ms", "durable echo p50", ":^", "C2"),
+            )),
+            (bottom, (
+                ("rps", "SubmitMove", "-o", "C0"),
+                ("echo_rps", "bare echo", "--o", "C1"),
+                ("floor_rps", "durable echo", ":^", "C2"),
+            )),
+        ):  # fmt: skip
+            for key, label, style, color in lines:
+                if all(key in by_c[c] for c in levels):
+                    values = [by_c[c][key] for c in levels]
+                    ax.plot(xs, values, style, label=label, color=color)
+                    if ax is bottom:
+                        highest = max(highest, *values)
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(xs, [str(x) for x in xs])
+            ax.grid(True, which="both", alpha=0.3)
+        top.set_title(store)
+        top.set_yscale("log")
+        bottom.set_xlabel("concurrent callers")
+    grid[1][0].set_ylim(0, highest * 1.08)  # shared by the row
+    grid[0][0].set_ylabel("latency (ms)")
+    grid[1][0].set_ylabel("calls per second")
+    grid[0][0].legend(fontsize="small")
+    grid[1][0].legend(fontsize="small")
     fig.suptitle(
-        f"SubmitMove vs bare echo, medians of {summary['repetitions']} repetitions "
+        f"SubmitMove vs bare and durable echo, medians of {summary['repetitions']} repetitions "
         f"({summary['cpus']} CPUs, load {summary['load_before']})",
         fontsize="medium",
     )
