@@ -48,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "clients" / "python")]
 
 from serverproc import drain  # noqa: E402
+from tables import floor_table  # noqa: E402
 from tarok_proto.tarok.v1 import cards_pb2, moves_pb2, views_pb2  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
@@ -307,20 +308,7 @@ def report(stores: list[Target], load: tuple[str, str], args: argparse.Namespace
                 f"| {r['loop_cpu_us']:.0f} ({r['echo_loop_cpu_us']:.0f}) "
                 f"| {r['loop_cpu_ratio']:.2f} |"
             )
-    floors = [(n, c, r) for n, by_c in results.items() for c, r in by_c.items() if "floor_rps" in r]
-    if floors:
-        print("\nAgainst the durable echo (bench/echo_server.py --store: grpc.aio + one append "
-              "to the same kind of store per call):")  # fmt: skip
-        print("| store | C | moves/s | durable echo/s | durable echo / bare echo | moves / durable echo "
-              "| p50 ms (durable echo) | p50 ratio | CPU/call us (durable echo) |")  # fmt: skip
-        print("|---|---|---|---|---|---|---|---|---|")
-        for name, c, r in floors:
-            print(
-                f"| {name} | {c} | {r['rps']:.0f} | {r['floor_rps']:.0f} "
-                f"| {r['floor_echo_ratio']:.2f} | {r['floor_rps_ratio']:.2f} "
-                f"| {r['p50_ms']:.2f} ({r['floor_p50_ms']:.2f}) | {r['floor_p50_ratio']:.2f} "
-                f"| {r['cpu_us']:.0f} ({r['floor_cpu_us']:.0f}) |"
-            )
+    print("\n".join(floor_table(results)))
     return {
         "benchmark": "service",
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

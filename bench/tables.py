@@ -33,6 +33,31 @@ def service(d: dict[str, Any]) -> list[str]:
                 f"| {r['p99_ms']:.1f} ({r['echo_p99_ms']:.1f}) | {r['p99_ratio']:.2f} "
                 f"| {r['cpu_us']:.0f} ({r['echo_cpu_us']:.0f}) | {cpu_ratio:.2f} |"
             )
+    return out + floor_table(d["results"])
+
+
+def floor_table(results: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """SubmitMove against the durable echo, where the run measured it (else nothing)."""
+    floors = [(s, c, r) for s, by_c in results.items() for c, r in by_c.items()
+              if "floor_rps" in r]  # fmt: skip
+    if not floors:
+        return []
+    out = [
+        "",
+        "Against the durable echo (`bench/echo_server.py --store`: grpc.aio and one append to "
+        "the same kind of store per call, nothing else), in the same rounds:",
+        "",
+        "| store | callers | moves/s | durable echo/s | durable / bare echo | moves / durable "
+        "echo | p50 ms (durable echo) | p50 ratio | server CPU per call, us (durable echo) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for store, c, r in floors:
+        out.append(
+            f"| {store} | {c} | {r['rps']:.0f} | {r['floor_rps']:.0f} "
+            f"| {r['floor_echo_ratio']:.2f} | {r['floor_rps_ratio']:.2f} "
+            f"| {r['p50_ms']:.2f} ({r['floor_p50_ms']:.2f}) | {r['floor_p50_ratio']:.2f} "
+            f"| {r['cpu_us']:.0f} ({r['floor_cpu_us']:.0f}) |"
+        )
     return out
 
 
