@@ -15,8 +15,7 @@ under load while every append stays durable before it is answered.
   never corrupted: it comes back at an earlier, consistent version).
 Where appends are committed:
 - "full": on the worker thread (the sync takes about a millisecond, too long for the event
-  loop), one group commit for all the appends made in the same event-loop round (the batch
-  is handed over once the callbacks already ready have run) or while the worker was busy;
+  loop), one group commit for all the appends that arrived while the worker was busy;
 - "normal" and in-memory: an append is committed on the event loop itself, inside the
   `append` call (no future waited for, no thread hop, no extra loop round), whether or not
   other appends are in progress: no sync is waited for, so the commit is a write to the WAL
@@ -208,8 +207,8 @@ class SqliteEventStore:
         if schedule:
             if self._on_loop:
                 self._flush_on_loop(loop)  # committed now: no loop round, no wake-up
-            else:  # after the callbacks already ready: their appends join this batch
-                loop.call_soon(self._flush_soon, loop)
+            else:
+                executor.submit(self._flush, loop)
         future = pending.future
         # committed (or failed) right here on the loop, or wait for the worker
         version = future.result() if future.done() else await future
@@ -515,10 +514,6 @@ class SqliteEventStore:
                     conn.execute("ROLLBACK")
             return False
         return True
-
-    def _flush_soon(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Hand the pending appends to the worker ("full"; called one loop round later)."""
-        self._hand_to_worker(self._executor, loop)
 
     def _hand_to_worker(
         self, executor: ThreadPoolExecutor | None, loop: asyncio.AbstractEventLoop

@@ -117,9 +117,8 @@ def test_the_worker_gets_its_busy_timeout_back(tmp_path: Path) -> None:
     asyncio.run(body())
 
 
-def _counting_worker(store: SqliteEventStore, took: threading.Event | None = None) -> list[int]:
-    """Make `store` record the size of every batch its worker thread takes to commit (and
-    set `took` when it takes one)."""
+def _counting_worker(store: SqliteEventStore) -> list[int]:
+    """Make `store` record the size of every batch its worker thread takes to commit."""
     sizes: list[int] = []
     take = store._take_batch
 
@@ -127,8 +126,6 @@ def _counting_worker(store: SqliteEventStore, took: threading.Event | None = Non
         batch = take()
         if threading.current_thread() is not threading.main_thread():
             sizes.append(len(batch))
-            if took is not None:
-                took.set()
         return batch
 
     store._take_batch = counted  # type: ignore[method-assign]
@@ -185,30 +182,3 @@ def test_appends_wait_for_a_busy_connection_and_commit_together(tmp_path: Path) 
 
     asyncio.run(body())
     assert sizes == [5]  # one hand-over: the worker committed all five together
-
-
-def test_full_mode_hands_one_loop_rounds_appends_over_as_one_batch(tmp_path: Path) -> None:
-    """In "full" mode the appends made in one event-loop round share one group commit (one
-    sync): the hand-over to the worker waits for the callbacks already ready to run. (A
-    callback between the first append and the others gives the worker the time to take a
-    batch at once; it must find none yet.)"""
-    store = SqliteEventStore(str(tmp_path / "full.db"), synchronous="full")
-    worker_took = threading.Event()
-    sizes = _counting_worker(store, worker_took)
-
-    async def body() -> None:
-        await store.open()
-        try:
-            loop = asyncio.get_running_loop()
-            first = asyncio.create_task(store.append("t0", 0, [NewEvent("E", b"x")], NOW))
-            loop.call_soon(lambda: worker_took.wait(0.5) or None)  # the GIL let go meanwhile
-            others = [asyncio.create_task(store.append(f"t{i}", 0, [NewEvent("E", b"x")], NOW))
-                      for i in range(1, 5)]  # fmt: skip
-            assert await asyncio.gather(first, *others) == [1] * 5
-            with sqlite3.connect(tmp_path / "full.db") as other:
-                assert other.execute("SELECT COUNT(*) FROM events").fetchone() == (5,)
-        finally:
-            await store.close()
-
-    asyncio.run(body())
-    assert sizes == [5]
