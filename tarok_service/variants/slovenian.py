@@ -177,29 +177,27 @@ class SlovenianFamily(
     def deal(self, rules: Rules, order: Sequence[Card], dealer: int) -> SlovenianState:
         """The talon first, then packets round the table from the dealer's left
         (`cards.deal_packets`), each hand in deck order; a redeal when a hand has no tarok.
-        Worked on deck indices (no per-card search or sort by card)."""
+        Worked on deck indices (no per-card search or sort by card); the hands and the talon
+        hold the deck's own cards (equal to those of `order`), so that later searches match
+        them by identity."""
         deck = self._deck
         found = [*map(deck.index_by_id.get, map(id, order))]
         if None in found:  # equal cards, not the deck's own
             found = [deck.index[c] for c in order]
-        return self._dealt(rules, found, dealer, tuple(order[: self.talon_size]))  # type: ignore[arg-type]
+        return self._dealt(rules, found, dealer)  # type: ignore[arg-type]
 
     def random_deal(self, rules: Rules, rng: RandomBits, dealer: int) -> SlovenianState:
-        return self._dealt(rules, random_order(self._deck_size, rng), dealer, None)
+        return self._dealt(rules, random_order(self._deck_size, rng), dealer)
 
-    def _dealt(
-        self, rules: Rules, order: Sequence[int], dealer: int, talon: tuple[Card, ...] | None
-    ) -> SlovenianState:
-        """`deal` of the deck's cards at the indices `order` (`talon`: the first cards as
-        given, None: the deck's own)."""
+    def _dealt(self, rules: Rules, order: Sequence[int], dealer: int) -> SlovenianState:
+        """`deal` of the deck's cards at the indices `order`."""
         n = rules.players
         plan = self._deal_plans.get((n, dealer))
         if plan is None:
             plan = self._deal_plans[(n, dealer)] = self._deal_plan(n, dealer)
         talon_at, seats_at, auction, bidding_turn = plan
         hands, taroks = self._hands_of(order, seats_at, self._tarok_mask)
-        if talon is None:
-            talon = itemgetter(*talon_at(order))(self._deck.cards)
+        talon = itemgetter(*talon_at(order))(self._deck.cards)
         phase, turn = (Phase.BIDDING, bidding_turn) if taroks else (Phase.REDEAL, None)
         dealt: SlovenianState = _DEALT_COPY(
             self._blank(rules), dealer, phase, turn, hands, talon, auction
