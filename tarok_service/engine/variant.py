@@ -21,6 +21,8 @@ from .view import View
 
 S = TypeVar("S", bound=HandState)
 
+_RULES_KEPT = 256  # distinct table rules `make_rules` shares per rule set
+
 
 @dataclass(frozen=True)
 class ContractInfo:
@@ -77,10 +79,20 @@ class Variant(ABC, Generic[S]):
     rules_version: ClassVar[int] = 1
 
     def make_rules(self, players: int, options: Mapping[str, OptionValue] | None = None) -> Rules:
-        """Validated table rules; raises OptionError naming the bad field."""
+        """Validated table rules; raises OptionError naming the bad field. Equal rules are one
+        object (the last `_RULES_KEPT` kept), so that the memos a rule set keeps by the
+        identity of the rules serve every table that plays by them."""
         if players not in self.player_counts:
             raise OptionError("players", f"{self.id} is played by {self.player_counts} players")
-        return Rules(self.id, players, resolve(self.option_specs, options or {}))
+        resolved = resolve(self.option_specs, options or {})
+        kept: dict[tuple[object, ...], Rules] = self.__dict__.setdefault("_rules_kept", {})
+        key = (players, *resolved.values())  # `resolve` lists every option in spec order
+        rules = kept.get(key)
+        if rules is None:
+            if len(kept) >= _RULES_KEPT:
+                kept.clear()
+            rules = kept[key] = Rules(self.id, players, resolved)
+        return rules
 
     @abstractmethod
     def deck(self, rules: Rules) -> Deck:

@@ -55,6 +55,19 @@ def test_memoised_legal_moves_follow_each_tables_rules(seed: int) -> None:
                 assert SLOVENIAN.legal_moves(state) == Slovenian().legal_moves(state)
 
 
+def test_equal_table_rules_are_one_object() -> None:
+    """`make_rules` gives equal rules as one object (the rule sets' memos are kept by the
+    identity of the rules: every table of the same options shares them), and other options
+    or player counts as other, unequal rules; a flag given as text is the same flag."""
+    made = [SLOVENIAN.make_rules(players, options) for players, options in TABLES]
+    again = [SLOVENIAN.make_rules(players, dict(options)) for players, options in TABLES]
+    assert all(a is b for a, b in zip(made, again, strict=True))
+    assert len({id(rules) for rules in made}) == len({*made}) == len(TABLES)
+    flag = SLOVENIAN.make_rules(3, {"colour_valat_3p": "false"})
+    assert flag is made[3] and flag.options == made[3].options
+    assert DoubleTarok().make_rules(4) is not SLOVENIAN.make_rules(4)
+
+
 def test_memos_are_per_variant_object() -> None:
     """Double tarok shares the Slovenian code but not its memos: its own forehand-only bids."""
     double = DoubleTarok()
