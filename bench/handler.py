@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "clients" / "python")]
 
 import grpc  # noqa: E402
+from overhead import METHOD, FakeContext  # noqa: E402
 from service import script  # noqa: E402
 from tarok_proto.tarok.v1 import cards_pb2  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
@@ -43,21 +44,6 @@ from tarok_service.server.main import configure_logging  # noqa: E402
 from tarok_service.server.servicer import TarokServicer  # noqa: E402
 from tarok_service.store import open_store  # noqa: E402
 from tarok_service.variants.registry import find_variant  # noqa: E402
-
-METHOD = "/tarok.v1.TarokService/SubmitMove"
-
-
-class CallContext:
-    """What the call hook and the servicer ask of a grpc.aio context on a successful call."""
-
-    def code(self) -> None:
-        return None
-
-    def trailing_metadata(self) -> tuple[()]:
-        return ()
-
-    def invocation_metadata(self) -> tuple[()]:
-        return ()
 
 
 async def measure(url: str, sync: str, tables: int, seed: int) -> dict[str, float]:
@@ -84,7 +70,7 @@ async def measure(url: str, sync: str, tables: int, seed: int) -> dict[str, floa
                 svc.SubmitMoveRequest(token=tokens[s], move_id=m, request_id=uuid.uuid4().hex)
                 for s, m in moves
             ]
-        context: Any = CallContext()
+        context: Any = FakeContext()
         latencies = []
         cpu = time.process_time()
         for request in requests:
