@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
+from operator import itemgetter
 from typing import Any, Generic, TypeVar
 
 from . import tricks as t
@@ -11,7 +12,7 @@ from .cards import Card, Deck
 from .moves import Move
 from .phases import PhaseRule
 from .state import SCORED, TRICKS, HandState, Trick, copier, evolve, replace_at, without
-from .trickwatch import EVERY_TRICK, QUIET, TrickWatch, compiled_watch
+from .trickwatch import EVERY_TRICK, QUIET, Pair, TrickWatch, compiled_watch
 
 S = TypeVar("S", bound=HandState)
 
@@ -129,96 +130,101 @@ class TrickPlay(Generic[S]):
         """Apply validated card plays from `moves[start]` on, as long as play goes on: the state
         equals folding `apply_tricks` over them, and the index of the first move not applied.
 
-        The cards are looked up at once and taken a trick at a time. A trick the rule set's
-        `trick_watch` leaves quiet (its hooks would change nothing but a talon gift the watch
-        names) is only added to working lists (piles, tricks, gifts), and no hand is changed
-        card by card: the hands are the last ones built less the cards played since. Before
-        any other trick the state is brought up to date - one private copy changed in place -
-        and `complete_in_place` runs the hooks on it. One state is built at the end."""
+        The cards are looked up at once and taken a trick at a time. A run of tricks the rule
+        set's `trick_watch` leaves quiet (its hooks would change nothing but a talon gift the
+        watch names) is only judged and added to working lists (piles, the trick winners'
+        seats, gifts), its tricks made in one go; no hand is changed card by card: the hands
+        are the last ones built less the cards played since. Before any other trick the state
+        is brought up to date - one private copy changed in place - and `complete_in_place`
+        runs the hooks on it. One state is built at the end."""
         if type(self).apply_tricks is not TrickPlay.apply_tricks:  # a rule set of its own
             return self.apply_tricks(state, moves[start]), start + 1
         deck = self.deck(state.rules)
         players = state.rules.players
         rules = self.trick_rules(state)
         winning_index, orders = t.winning_index, _orders(players)
-        codes = [m.value for m in (moves[start:] if start else moves)]  # the cards' codes
-        played: list[Card] = [*map(deck.by_code.get, codes)]  # type: ignore[list-item]
+        # the cards (and their codes) of the trick in play, then of the moves: a trick starts
+        # at every multiple of `players`
+        codes = [m.value for m in (moves[start:] if start else moves)]
+        played = _looked_up(deck.by_code, codes)
+        off = len(state.trick)
+        if off:
+            played[:0] = [c for _, c in state.trick]
+            codes[:0] = [deck.codes[c] for c in played[:off]]
         total = len(played)
-        at: dict[str, int] | None = None  # where each code is played (once watched cards)
-        cards = [c for _, c in state.trick]  # of the trick in play
-        lead = state.trick[0][0] if cards else state.turn
+        lead = state.trick[0][0] if off else state.turn
         assert lead is not None
-        every, watched, pair, winners, gifts = compiled_watch(self, state, deck)
-        hot = every or (bool(watched) and any(deck.codes[c] in watched for c in cards))
-        watch_at = total  # where the first watched trick still to come starts (or a card in it)
-        off = len(cards)  # the trick of position k is (k + off) // players
-        if watched or pair:
-            at = dict(zip(codes, range(total), strict=True))
-            watch_at = _first(at, watched, 0, total)
-            if pair:
-                held = frozenset([deck.codes[c] for c in cards])  # the first trick's earlier cards
-                start_at = _together(at, pair, held, 0, total, off, players)
-                watch_at = min(watch_at, start_at)
-        base, since = state.hands, 0  # the hands before the cards played[since:]
-        left = sum(map(len, base))
-        talon, given = state.talon, list[tuple[int, Card]]()  # gifts of quiet tricks
+        every, watched, pair, look, winners, gifts = compiled_watch(self, state, deck)
+        base, since = state.hands, off  # the hands before the cards played[since:]
+        end = off + sum(map(len, base))  # where the cards in the hands run out
+        talon = state.talon
+        given: list[tuple[int, Card]] = []  # the gifts of quiet tricks
         work: S | None = None  # the private copy, once a trick is not quiet
         piles: list[list[Card]] | None = None  # quiet tricks not yet in `work`, if any
         tricks: list[Trick] = []
-        i = 0
+        a = 0  # where the trick in play starts
         while True:
-            need = players - len(cards)
-            j = i + need
-            if j > total:  # the moves stop inside the trick
-                cards += played[i:]
-                i = total
-                break
-            cards = cards + played[i:j] if cards else played[i:j]
-            i, left = j, left - need
-            order = orders[lead]
-            won = order[winning_index(cards, rules)]
-            if not (hot or j > watch_at or won in winners) and left:  # a quiet trick
+            stop = min(total, end - 1) - players + 1  # quiet tricks end before the last one
+            if stop > a and not every:
                 if piles is None:
                     piles, tricks = [list(p) for p in state.piles], list(state.tricks)
-                pile = piles[won]
-                pile += cards
-                if gifts and len(given) < len(talon):
-                    gift = talon[len(given)]
-                    pile.append(gift)
-                    given.append((won, gift))
-                tricks.append(_trick(None, tuple(zip(order, cards)), won))  # noqa: B905
-                cards, lead = [], won
-                continue
+                first = a
+                seats: list[int] = []  # the run's seats in playing order
+                for a in range(first, stop, players):
+                    j = a + players
+                    if (
+                        look
+                        and not look.isdisjoint(codes[a:j])
+                        and _holds(codes[a:j], watched, pair)
+                    ):
+                        break
+                    cards = played[a:j]
+                    order = orders[lead]
+                    won = order[winning_index(cards, rules)]
+                    if won in winners:
+                        break
+                    pile = piles[won]
+                    pile += cards
+                    if gifts and len(given) < len(talon):
+                        gift = talon[len(given)]
+                        pile.append(gift)
+                        given.append((won, gift))
+                    seats += order
+                    lead = won
+                a = first + len(seats)
+                if seats:
+                    tricks += _tricks_of(seats, played[first:a], lead, players)
+            j = a + players
+            if j > total:  # the moves stop inside the trick
+                break
+            cards = played[a:j]
+            order = orders[lead]
+            won = order[winning_index(cards, rules)]
             if work is None:
                 work = evolve(state)
             if piles is not None:
                 self._bring_up(work, piles, tricks, talon, given)
                 piles, given = None, []
-            after = _less(base, played[since:i]) if left else ((),) * players
+            after = _less(base, played[since:j]) if j < end else ((),) * players
             plays = tuple(zip(order, cards))  # noqa: B905 (a full trick)
             state = work = self.complete_in_place(work, after, plays, rules, won, cards)
-            if state.phase != TRICKS or state.turn is None or i == total:
-                return state, start + i
-            base, since = state.hands, i
+            if state.phase != TRICKS or state.turn is None or j == total:
+                return state, start + j - off
+            a = since = j
+            base = state.hands
             if base is not after:  # a hook changed the hands
-                left = sum(map(len, base))
-            talon = state.talon
-            every, watched, pair, winners, gifts = compiled_watch(self, state, deck)
-            cards, lead, hot, watch_at = [], state.turn, every, total
-            if watched or pair:
-                at = at or dict(zip(codes, range(total), strict=True))
-                watch_at = _first(at, watched, i, total)
-                if pair:
-                    watch_at = min(watch_at, _together(at, pair, _NONE, i, total, off, players))
+                end = j + sum(map(len, base))
+            talon, lead = state.talon, state.turn
+            every, watched, pair, look, winners, gifts = compiled_watch(self, state, deck)
         if work is None:
             work = evolve(state)
         if piles is not None:
             self._bring_up(work, piles, tricks, talon, given)
-        if i > since:
-            _set_hands(work, _less(base, played[since:i]))
-        _set_trick(work, tuple(zip(orders[lead], cards, strict=False)))
-        _set_turn(work, orders[lead][len(cards)] if cards else lead)
-        return work, start + i
+        if total > since:
+            _set_hands(work, _less(base, played[since:]))
+        _set_trick(work, tuple(zip(orders[lead], played[a:], strict=False)))
+        _set_turn(work, orders[lead][total - a] if total > a else lead)
+        return work, start + total - off
 
     def _bring_up(
         self,
@@ -341,34 +347,34 @@ def _less(
 _trick = copier(Trick, "plays", "winner")  # `Trick(plays, winner)` as a plain copy (hot path)
 
 
-def _first(at: dict[str, int], codes: frozenset[str], i: int, total: int) -> int:
-    """The first position from `i` on where one of `codes` is played (`total`: none)."""
-    return min([k for k in map(at.get, codes) if k is not None and k >= i], default=total)
+def _looked_up(table: Mapping[str, Card], keys: list[str]) -> list[Card]:
+    """`[table.get(k) for k in keys]` (a move of a later phase may be no card: None), in one
+    C call when there are several and all are cards."""
+    if len(keys) > 1:
+        try:
+            return [*itemgetter(*keys)(table)]
+        except KeyError:
+            pass
+    return [table.get(k) for k in keys]  # type: ignore[misc]
 
 
-_NONE: frozenset[str] = frozenset()
+def _holds(codes: list[str], watched: frozenset[str], pair: Pair | None) -> bool:
+    """Whether a trick of the cards `codes` holds a watched card, or one card of each side of
+    the watched pair."""
+    if not watched.isdisjoint(codes):
+        return True
+    return pair is not None and not (pair[0].isdisjoint(codes) or pair[1].isdisjoint(codes))
 
 
-def _together(
-    at: dict[str, int],
-    pair: tuple[frozenset[str], frozenset[str]],
-    held: frozenset[str],
-    i: int,
-    total: int,
-    off: int,
-    players: int,
-) -> int:
-    """Where the first trick holding one of `pair[0]` and one of `pair[1]` starts, from
-    position `i` (a trick's start) on (`total`: none). `held`: the codes of the first trick's
-    cards played before position 0; the trick of position k is (k + off) // players."""
-    tricks = []
-    for codes in pair:
-        found = {(k + off) // players for k in map(at.get, codes) if k is not None and k >= i}
-        if not held.isdisjoint(codes):
-            found.add(0)
-        tricks.append(found)
-    common = tricks[0] & tricks[1]
-    return max(min(common) * players - off, i) if common else total
+def _tricks_of(seats: list[int], cards: list[Card], last: int, players: int) -> list[Trick]:
+    """The tricks of a run of whole tricks from their seats and cards in playing order and
+    the winner of the `last` one (every other trick's winner leads the next)."""
+    plays = tuple(zip(seats, cards, strict=True))
+    made, k = [], 0
+    for won in [*seats[players::players], last]:
+        made.append(_trick(None, plays[k : k + players], won))
+        k += players
+    return made
 
 
 def start_tricks(state: S, leader: int, **changes: Any) -> S:

@@ -39,7 +39,7 @@ class TrickWatch:
         self.together = (tuple(together[0]), tuple(together[1]))
         self.winners = frozenset(winners)
         self.gifts = gifts
-        self._compiled: tuple[Deck, frozenset[str], Pair | None] | None = None  # compiled_watch
+        self._compiled: Compiled | None = None  # compiled_watch
 
 
 EVERY_TRICK = TrickWatch(every=True)
@@ -48,14 +48,17 @@ QUIET = TrickWatch()
 _WATCH_OWNERS: dict[type, bool] = {}
 
 Pair = tuple[frozenset[str], frozenset[str]]  # the codes of a watch's `together` cards
+# a watch for one deck: the deck, the codes of `cards`, of `together` (or None), of them all
+Compiled = tuple[Deck, frozenset[str], Pair | None, frozenset[str]]
 
 
 def compiled_watch(
     variant: Any, state: Any, deck: Deck
-) -> tuple[bool, frozenset[str], Pair | None, frozenset[int], bool]:
+) -> tuple[bool, frozenset[str], Pair | None, frozenset[str], frozenset[int], bool]:
     """The rule set's watch from `state` as (every, the codes of the watched cards, the codes
-    of the `together` cards (None when either side is empty), winners, gifts). Every trick is
-    watched when a subclass overrides `after_trick` or `hand_over` below the class that
+    of the `together` cards (None when either side is empty), every code of those two (a
+    trick holding none of them is not watched for its cards), winners, gifts). Every trick
+    is watched when a subclass overrides `after_trick` or `hand_over` below the class that
     defines `trick_watch` (its watch may not know them)."""
     own = type(variant)
     trusted = _WATCH_OWNERS.get(own)
@@ -67,8 +70,9 @@ def compiled_watch(
         codes = deck.codes
         first, second = ({codes[c] for c in side} for side in watch.together)
         pair = (frozenset(first), frozenset(second)) if first and second else None
-        compiled = watch._compiled = (deck, frozenset(codes[c] for c in watch.cards), pair)
-    return watch.every, compiled[1], compiled[2], watch.winners, watch.gifts
+        cards = frozenset(codes[c] for c in watch.cards)
+        compiled = watch._compiled = (deck, cards, pair, cards.union(*pair or ()))
+    return watch.every, compiled[1], compiled[2], compiled[3], watch.winners, watch.gifts
 
 
 def watch_knows_hooks(own: type) -> bool:

@@ -327,7 +327,8 @@ def reference_deal(
 @pytest.mark.parametrize(("variant_id", "players"), FAMILY_CONFIGS)
 def test_family_deal_equals_dealing_card_by_card(variant_id: str, players: int) -> None:
     """The deal on deck indices equals dealing the cards (redeals included, and orders of
-    cards equal to the deck's but not its own objects); its hands are the deck's objects."""
+    cards equal to the deck's but not its own objects); its hands and talon are the deck's
+    objects."""
     variant = find_variant(variant_id)
     assert isinstance(variant, SlovenianFamily)
     rng = random.Random(f"deal/{variant_id}/{players}")
@@ -352,7 +353,7 @@ def test_family_deal_equals_dealing_card_by_card(variant_id: str, players: int) 
             order = rest
         dealt = variant.deal(rules, order, dealer)
         assert dealt == reference_deal(variant, rules, order, dealer)
-        assert all(c is deck.cards[deck.index[c]] for h in dealt.hands for c in h)
+        assert all(c is deck.cards[deck.index[c]] for h in (*dealt.hands, dealt.talon) for c in h)
         redeals += dealt.phase == REDEAL
     assert redeals
 
