@@ -42,10 +42,10 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
 
 from tarok_service.engine.moves import Move  # noqa: E402
-from tarok_service.server import commands, events  # noqa: E402
-from tarok_service.server.cache import TableCache  # noqa: E402
-from tarok_service.server.table import PLAYING, TableState, fold  # noqa: E402
-from tarok_service.server.tokens import TokenSigner  # noqa: E402
+from tarok_service.server.model import commands, events  # noqa: E402
+from tarok_service.server.model.cache import TableCache  # noqa: E402
+from tarok_service.server.model.fold import PLAYING, TableState, fold  # noqa: E402
+from tarok_service.server.usecases.tokens import TokenSigner  # noqa: E402
 from tarok_service.store import EventStore, NewEvent, open_store  # noqa: E402
 from tarok_service.variants.registry import find_variant  # noqa: E402
 

@@ -4,7 +4,7 @@ It serves TarokService.Ping with no interceptor, no logging, no metrics and no s
 answers every call with a payload of `--reply-bytes` bytes (bench/service.py passes the
 size of a real SubmitMoveResponse). Prints `listening on 127.0.0.1:PORT` once ready.
 
-The service is registered as a generic handler only (`server/generic.py`), as the tarok
+The service is registered as a generic handler only (`server/transport/generic.py`), as the tarok
 server registers its own: grpc.aio waits on one pending request per *registered* method for
 every call it accepts, so the generated `add_*Servicer_to_server` (which also registers the
 methods) would make the floor dearer. `--registered` serves it that way instead.
@@ -39,7 +39,7 @@ sys.path[:0] = [str(ROOT / "clients" / "python")]
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
 
-from tarok_service.server.generic import generic_only  # noqa: E402
+from tarok_service.server.transport.generic import generic_only  # noqa: E402
 from tarok_service.store import EventStore, NewEvent, open_store  # noqa: E402
 
 TABLES = 256  # appends rotate over this many tables: far more than calls in flight

@@ -37,11 +37,11 @@ from service import script  # noqa: E402
 from tarok_proto.tarok.v1 import cards_pb2  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 
-from tarok_service.server.app import TarokApp  # noqa: E402
 from tarok_service.server.config import ServerConfig  # noqa: E402
-from tarok_service.server.interceptors import CallHook  # noqa: E402
 from tarok_service.server.main import configure_logging  # noqa: E402
-from tarok_service.server.servicer import TarokServicer  # noqa: E402
+from tarok_service.server.transport.interceptors import CallHook  # noqa: E402
+from tarok_service.server.transport.servicer import TarokServicer  # noqa: E402
+from tarok_service.server.usecases.app import TarokApp  # noqa: E402
 from tarok_service.store import open_store  # noqa: E402
 from tarok_service.variants.registry import find_variant  # noqa: E402
 

@@ -29,7 +29,7 @@ from connectrpc.protocol import ProtocolType  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
 
-from tarok_service.server.http.bridge import method_info  # noqa: E402
+from tarok_service.server.transport.http.bridge import method_info  # noqa: E402
 
 PING = "/tarok.v1.TarokService/Ping"
 VIEW = "/tarok.v1.TarokService/GetTableView"

@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def build(variant_id: str, players: int, hands: int, seed: int) -> list[tuple[Any, int, Any]]:
     """(table before, seat, move) for every move of a seeded match of `hands` hands."""
-    from tarok_service.server import commands
-    from tarok_service.server.table import PLAYING, fold
+    from tarok_service.server.model import commands
+    from tarok_service.server.model.fold import PLAYING, fold
     from tarok_service.variants.registry import find_variant
 
     rng = random.Random(seed)
@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile one repetition")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(args.src).resolve() if args.src else ROOT))
-    from tarok_service.server import moves
+    from tarok_service.server.usecases import moves
 
     recorded = build(args.variant, args.players, args.hands, args.seed)
     fixed = random.Random(1)

@@ -32,10 +32,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "clients" / "python")]
 from tarok_proto.tarok.v1 import moves_pb2, views_pb2  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 
-from tarok_service.server import observe  # noqa: E402
 from tarok_service.server.config import ServerConfig  # noqa: E402
-from tarok_service.server.context import Context  # noqa: E402
-from tarok_service.server.logconf import configure_logging  # noqa: E402
+from tarok_service.server.ops.logconf import configure_logging  # noqa: E402
+from tarok_service.server.transport import observe  # noqa: E402
+from tarok_service.server.usecases.context import Context  # noqa: E402
 from tarok_service.store import open_store  # noqa: E402
 
 METHOD = "/tarok.v1.TarokService/SubmitMove"

@@ -34,11 +34,11 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm  # noqa: E402
 
 from tarok_service.bots import Bot  # noqa: E402
 from tarok_service.bots.configured import entrant_bot  # noqa: E402
-from tarok_service.server.botturns import play_run  # noqa: E402
-from tarok_service.server.commands import secure_shuffle  # noqa: E402
+from tarok_service.competition import Game, GameRecord, schedule, standings  # noqa: E402
+from tarok_service.server.model.commands import secure_shuffle  # noqa: E402
 from tarok_service.server.tournaments.games import creation_batch  # noqa: E402
 from tarok_service.server.tournaments.log import TournamentState  # noqa: E402
-from tarok_service.tournament import Game, GameRecord, schedule, standings  # noqa: E402
+from tarok_service.server.usecases.botturns import play_run  # noqa: E402
 
 BOTS = ["heuristic"] * 4 + ["pimc:budget=0.004:max_samples=6"] * 4
 

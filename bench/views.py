@@ -17,8 +17,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tarok_service.engine.state import HandState
-from tarok_service.server import codec
-from tarok_service.server.i18n import LOCALES, Labels
+from tarok_service.server.present import codec
+from tarok_service.server.present.i18n import LOCALES, Labels
 from tarok_service.variants.registry import find_variant
 
 

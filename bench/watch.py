@@ -53,7 +53,7 @@ from tarok_proto.tarok.v1 import moves_pb2, views_pb2  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
 
-from tarok_service.server.generic import generic_only  # noqa: E402
+from tarok_service.server.transport.generic import generic_only  # noqa: E402
 from tarok_service.variants.registry import find_variant  # noqa: E402
 
 STREAMS_PER_CHANNEL = 50

@@ -38,7 +38,7 @@ def postgres_dsn() -> str:
 @pytest.fixture
 def captured() -> Iterator[io.StringIO]:
     """structlog configured for JSON lines into a buffer (restored afterwards)."""
-    from tarok_service.server.logconf import configure_logging
+    from tarok_service.server.ops.logconf import configure_logging
 
     saved = structlog.get_config()
     buffer = io.StringIO()

@@ -12,8 +12,8 @@ import os
 from typing import Any
 
 from .config import ServerConfig, resolve_secret
-from .http import static_dir_default
 from .main import configure_logging, serve
+from .transport.http import static_dir_default
 
 ORGANISER_KEY_ENV = "TAROK_ORGANISER_KEY"
 BOT_SHARE_ENV = "TAROK_TOURNAMENT_BOT_SHARE"

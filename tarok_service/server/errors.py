@@ -1,8 +1,8 @@
 """Transport-neutral service errors with stable reason codes.
 
 The application layer raises `ServiceError`s; each transport maps `kind` to its own status
-(gRPC: `server/status.py`). Reason codes are stable strings; the engine's move reasons
-(`engine/moves.py`) are reused as they are.
+(gRPC: `server/transport/grpc_status.py`). Reason codes are stable strings; the engine's move
+reasons (`engine/moves.py`) are reused as they are.
 """
 
 from __future__ import annotations

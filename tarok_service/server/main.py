@@ -19,18 +19,18 @@ from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..store import EventStore, open_store
-from .app import TarokApp
 from .config import ServerConfig
-from .drive import Driver
-from .generic import generic_only
-from .http import HttpServer, build_app, record
-from .interceptors import interceptors
-from .logconf import configure_logging
-from .metrics import MetricsHttp
-from .observe import flush_access_log
-from .servicer import TarokServicer
+from .ops.logconf import configure_logging
+from .ops.metrics import MetricsHttp
 from .tournaments import SERVICE_NAME as TOURNAMENT_SERVICE
 from .tournaments import TournamentServicer, add_tournaments, start_tournaments, stop_tournaments
+from .transport.generic import generic_only
+from .transport.http import HttpServer, build_app, record
+from .transport.interceptors import interceptors
+from .transport.observe import flush_access_log
+from .transport.servicer import TarokServicer
+from .usecases.app import TarokApp
+from .usecases.autoplay import Driver
 
 __all__ = ["configure_logging", "create_server", "serve", "shutdown"]
 log = structlog.get_logger("tarok.server")

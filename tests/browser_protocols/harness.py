@@ -19,7 +19,7 @@ from connectrpc.protocol import ProtocolType
 from google.protobuf import descriptor_pool
 from google.rpc import status_pb2  # type: ignore[import-untyped]
 
-from tarok_service.server.http.bridge import method_info
+from tarok_service.server.transport.http.bridge import method_info
 
 TAROK = "tarok.v1.TarokService"
 TRANSPORTS = ("connect-json", "connect-proto", "grpc-web", "grpc-web-json")

@@ -16,8 +16,9 @@ from google.rpc.error_details_pb2 import ErrorInfo  # type: ignore[import-untype
 
 from tarok_service import apidoc
 from tarok_service.engine import moves
-from tarok_service.server import errors, rematch
+from tarok_service.server import errors
 from tarok_service.server.tournaments import log as tournament_log
+from tarok_service.server.usecases import rematch
 
 from ..service.harness import ServerThread, config
 

@@ -22,8 +22,8 @@ from google.protobuf.duration_pb2 import Duration
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
 from tarok_service.selfplay import choose
-from tarok_service.server import commands, events
-from tarok_service.server.table import PLAYING, TableState, fold
+from tarok_service.server.model import commands, events
+from tarok_service.server.model.fold import PLAYING, TableState, fold
 from tarok_service.variants.registry import find_variant
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"

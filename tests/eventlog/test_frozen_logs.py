@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
-from tarok_service.server import events
-from tarok_service.server.cache import apply_stored
-from tarok_service.server.recorded import explains
-from tarok_service.server.table import FINISHED
+from tarok_service.server.model import events
+from tarok_service.server.model.cache import apply_stored
+from tarok_service.server.model.fold import FINISHED
+from tarok_service.server.model.recorded import explains
 
 from .frozen import load, log_id, paths
 

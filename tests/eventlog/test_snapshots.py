@@ -13,11 +13,12 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from tarok_service.selfplay import choose
-from tarok_service.server import cache as cache_module
-from tarok_service.server import checkpoint, commands, events
 from tarok_service.server import errors as e
-from tarok_service.server.cache import TableCache, apply_stored
-from tarok_service.server.table import FINISHED, PLAYING, TableState, fold
+from tarok_service.server.model import cache as cache_module
+from tarok_service.server.model import commands, events
+from tarok_service.server.model import snapshots as checkpoint
+from tarok_service.server.model.cache import TableCache, apply_stored
+from tarok_service.server.model.fold import FINISHED, PLAYING, TableState, fold
 from tarok_service.store import NewEvent, SqliteEventStore, StoredEvent
 from tarok_service.variants.registry import find_variant
 

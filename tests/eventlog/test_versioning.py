@@ -16,9 +16,9 @@ from tarok_service.engine.outcome import HandResult, ScoreLine
 from tarok_service.engine.state import HandState
 from tarok_service.engine.variant import Variant
 from tarok_service.server import errors as e
-from tarok_service.server import events
-from tarok_service.server.cache import apply_stored
-from tarok_service.server.table import FINISHED, TableState
+from tarok_service.server.model import events
+from tarok_service.server.model.cache import apply_stored
+from tarok_service.server.model.fold import FINISHED, TableState
 from tarok_service.store import StoredEvent
 from tarok_service.variants.registry import all_variants, find_variant
 

@@ -23,9 +23,9 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
-from tarok_service.server import logs
 from tarok_service.server.main import running
-from tarok_service.server.tokens import Claim, TokenSigner
+from tarok_service.server.usecases import watch as logs
+from tarok_service.server.usecases.tokens import Claim, TokenSigner
 from tests.service.harness import (
     PLAYING,
     SECRET,
@@ -121,7 +121,7 @@ def test_1_padded_malleable_or_oversized_tokens_are_refused(server: ServerThread
 
 
 def test_1_claim_cache_is_bounded_by_entries_and_bytes() -> None:
-    from tarok_service.server.tokens import ClaimCache
+    from tarok_service.server.usecases.tokens import ClaimCache
 
     cache = ClaimCache(max_entries=100, max_bytes=100 * ClaimCache.ENTRY_BYTES + 5_000)
     for i in range(5_000):

@@ -11,8 +11,8 @@ import pytest
 from tarok_service.engine.moves import Move
 from tarok_service.engine.state import HandState
 from tarok_service.engine.variant import Variant
-from tarok_service.server import i18n, render
-from tarok_service.server.i18n import LOCALES, Labels, negotiate
+from tarok_service.server.present import i18n, render
+from tarok_service.server.present.i18n import LOCALES, Labels, negotiate
 from tarok_service.variants import vocabulary as v
 from tarok_service.variants.registry import all_variants
 

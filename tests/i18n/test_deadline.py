@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from tarok_service.server.commands import secure_shuffle
-from tarok_service.server.i18n import Labels
+from tarok_service.server.model.commands import secure_shuffle
+from tarok_service.server.present.i18n import Labels
+from tarok_service.server.present.views import table_view
 from tarok_service.server.tournaments.games import creation_batch
 from tarok_service.server.tournaments.log import created_state
-from tarok_service.server.views import table_view
 
 
 def test_a_view_with_a_deadline_carries_the_server_time() -> None:

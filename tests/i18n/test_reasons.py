@@ -15,8 +15,8 @@ import pytest
 
 import tarok_service
 from tarok_service.engine import match
-from tarok_service.server import render
-from tarok_service.server.i18n import LOCALES, Labels
+from tarok_service.server.present import render
+from tarok_service.server.present.i18n import LOCALES, Labels
 from tarok_service.variants import vocabulary as v
 from tarok_service.variants.registry import all_variants
 

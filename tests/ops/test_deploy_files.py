@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tarok_service.server.metrics import METRIC_NAMES, Metrics
+from tarok_service.server.ops.metrics import METRIC_NAMES, Metrics
 
 from .conftest import ROOT
 
@@ -135,12 +135,12 @@ def test_dockerfile_is_multi_stage_non_root_with_grpc_health_check() -> None:
     assert len(re.findall(r"^FROM ", text, re.M)) >= 2
     user = re.findall(r"^USER (\S+)", text, re.M)
     assert user and user[-1].split(":")[0] not in ("root", "0")
-    assert "tarok_service.server.healthcheck" in text and "HEALTHCHECK" in text
+    assert "tarok_service.server.transport.healthcheck" in text and "HEALTHCHECK" in text
     assert re.search(rf"^EXPOSE {GRPC_PORT} {METRICS_PORT}$", text, re.M)
     for line in re.findall(r"^COPY (?!--from)(.+)$", text, re.M):
         for source in line.split()[:-1]:
             assert (ROOT / source).exists(), source  # the build context is the repo root
-    assert (ROOT / "tarok_service" / "server" / "healthcheck.py").exists()
+    assert (ROOT / "tarok_service" / "server" / "transport" / "healthcheck.py").exists()
 
 
 def by_kind(docs: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

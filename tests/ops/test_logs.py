@@ -12,7 +12,7 @@ import pytest
 import structlog
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from tarok_service.server.logconf import (
+from tarok_service.server.ops.logconf import (
     CARD_MASK,
     card_codes,
     configure_logging,

@@ -11,7 +11,7 @@ import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service.server.main import running
-from tarok_service.server.metrics import METRIC_NAMES, Metrics
+from tarok_service.server.ops.metrics import METRIC_NAMES, Metrics
 from tarok_service.store import NewEvent, VersionConflict
 
 from ..service.harness import ServerThread, config, new_table, play_out, view

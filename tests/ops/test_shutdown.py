@@ -2,7 +2,7 @@
 
 Health flips to NOT_SERVING at once, the server keeps serving through the drain period
 (a move still succeeds), open WatchTable streams then end with status OK, and the process
-exits 0. Also the container health probe (`python -m tarok_service.server.healthcheck`).
+exits 0. Also the container health probe (`python -m tarok_service.server.transport.healthcheck`).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def start(tmp: Path) -> tuple[subprocess.Popen[str], str]:
 
 
 def probe(target: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "tarok_service.server.healthcheck", "--addr", target]
+    command = [sys.executable, "-m", "tarok_service.server.transport.healthcheck", "--addr", target]
     return subprocess.run(command, capture_output=True, text=True, env=subprocess_env(), timeout=60)
 
 

@@ -12,8 +12,8 @@ import time
 import pytest
 import structlog
 
-from tarok_service.server.accesslog import AccessLog
-from tarok_service.server.logconf import CARD_MASK
+from tarok_service.server.ops.accesslog import AccessLog
+from tarok_service.server.ops.logconf import CARD_MASK
 
 
 def _lines(buffer: io.StringIO) -> list[dict[str, object]]:
@@ -62,8 +62,8 @@ class _CountingStream(io.StringIO):
 
 
 def _render(lines: list[tuple[bool, dict[str, object]]], batched: bool) -> _CountingStream:
-    from tarok_service.server import accesslog
-    from tarok_service.server.logconf import configure_logging
+    from tarok_service.server.ops import accesslog
+    from tarok_service.server.ops.logconf import configure_logging
 
     saved = structlog.get_config()
     stream = _CountingStream()
@@ -98,8 +98,8 @@ def test_a_burst_is_one_write_with_the_same_lines() -> None:
 
 
 def test_a_burst_keeps_the_level_filter() -> None:
-    from tarok_service.server import accesslog
-    from tarok_service.server.logconf import configure_logging
+    from tarok_service.server.ops import accesslog
+    from tarok_service.server.ops.logconf import configure_logging
 
     saved = structlog.get_config()
     stream = io.StringIO()
@@ -149,7 +149,7 @@ ACCESS_FIELDS: list[dict[str, object]] = [
 def test_the_fast_renderer_writes_the_chains_text(
     captured: io.StringIO, fields: dict[str, object], error: bool
 ) -> None:
-    from tarok_service.server.logconf import access_renderer
+    from tarok_service.server.ops.logconf import access_renderer
 
     fast = access_renderer()
     assert fast is not None
@@ -159,7 +159,7 @@ def test_the_fast_renderer_writes_the_chains_text(
 
 
 def test_the_fast_renderer_keeps_the_level_filter() -> None:
-    from tarok_service.server.logconf import access_renderer, configure_logging
+    from tarok_service.server.ops.logconf import access_renderer, configure_logging
 
     saved = structlog.get_config()
     configure_logging("json", level=logging.ERROR, stream=io.StringIO())
@@ -173,7 +173,7 @@ def test_the_fast_renderer_keeps_the_level_filter() -> None:
 
 
 def test_the_fast_renderer_is_only_for_our_json_chain(captured: io.StringIO) -> None:
-    from tarok_service.server.logconf import access_renderer, configure_logging
+    from tarok_service.server.ops.logconf import access_renderer, configure_logging
 
     saved = structlog.get_config()
     try:
@@ -188,7 +188,7 @@ def test_the_fast_renderer_is_only_for_our_json_chain(captured: io.StringIO) -> 
 
 @pytest.mark.parametrize("nanos", [0, 1_000, 999_999_999, 123_456_789])
 def test_timestamps_read_as_structlogs_iso_utc(monkeypatch: pytest.MonkeyPatch, nanos: int) -> None:
-    from tarok_service.server import logconf
+    from tarok_service.server.ops import logconf
 
     now = 1_796_000_000 * 1_000_000_000 + nanos
     monkeypatch.setattr(time, "time_ns", lambda: now)
@@ -201,7 +201,7 @@ def test_timestamps_read_as_structlogs_iso_utc(monkeypatch: pytest.MonkeyPatch, 
 
 
 def test_the_stamper_matches_structlogs_format() -> None:
-    from tarok_service.server.logconf import add_timestamp
+    from tarok_service.server.ops.logconf import add_timestamp
 
     ours = str(add_timestamp(None, "info", {})["timestamp"])
     stamper = structlog.processors.TimeStamper(fmt="iso", utc=True)

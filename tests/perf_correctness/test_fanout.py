@@ -11,10 +11,10 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import views_pb2
 
-from tarok_service.server import fanout
-from tarok_service.server.app import TarokApp
 from tarok_service.server.config import ServerConfig
-from tarok_service.server.logs import Follower
+from tarok_service.server.usecases import fanout
+from tarok_service.server.usecases.app import TarokApp
+from tarok_service.server.usecases.watch import Follower
 from tarok_service.store import open_store
 from tests.service.harness import choose
 

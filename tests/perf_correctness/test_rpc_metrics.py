@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from tarok_service.server.metrics import LATENCY_BUCKETS, Metrics
-from tarok_service.server.rpcmetrics import Family, PlainCollector
+from tarok_service.server.ops.metrics import LATENCY_BUCKETS, Metrics
+from tarok_service.server.ops.rpcmetrics import Family, PlainCollector
 
 METHODS = ("/tarok.v1.TarokService/SubmitMove", "/tarok.v1.TarokService/WatchTable", "/x")
 CODES = ("OK", "FAILED_PRECONDITION", "INTERNAL")

@@ -9,10 +9,10 @@ import pytest
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from tarok_service.server.app import TarokApp
-from tarok_service.server.cache import apply_stored
 from tarok_service.server.config import ServerConfig
-from tarok_service.server.table import TableState, fold
+from tarok_service.server.model.cache import apply_stored
+from tarok_service.server.model.fold import TableState, fold
+from tarok_service.server.usecases.app import TarokApp
 from tarok_service.store import StoredEvent, open_store
 from tarok_service.variants.registry import all_variants
 
@@ -46,7 +46,7 @@ async def played_log(variant: str, players: int, seed: int) -> list[StoredEvent]
 
 @pytest.mark.parametrize(("variant", "players"), CASES)
 def test_fast_replay_of_a_log_equals_event_by_event_fold(variant: str, players: int) -> None:
-    from tarok_service.server import events
+    from tarok_service.server.model import events
 
     stored = asyncio.run(played_log(variant, players, seed=players))
     table = None
@@ -63,7 +63,7 @@ def test_fast_replay_of_a_log_equals_event_by_event_fold(variant: str, players: 
 def test_the_command_sides_table_equals_the_fold_of_its_events(variant: str, players: int) -> None:
     """`commands` folds some events itself (a move's hand, a HandScored it just derived): the
     table it caches is the one folding its events one by one gives, to the end of a match."""
-    from tarok_service.server import commands
+    from tarok_service.server.model import commands
     from tarok_service.variants.registry import find_variant
 
     rng = random.Random(players)

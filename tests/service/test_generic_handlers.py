@@ -1,4 +1,4 @@
-"""Services are registered as generic handlers only (`server/generic.py`), and still every
+"""Services are registered as generic handlers only (`server/transport/generic.py`), and still every
 method of every service is served, intercepted and answered as generated code would."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
-from tarok_service.server.generic import generic_only
 from tarok_service.server.main import running
+from tarok_service.server.transport.generic import generic_only
 
 from .harness import ServerThread, error_of
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from tarok_service.server.app import TarokApp
+from tarok_service.server.usecases.app import TarokApp
 from tarok_service.store import EventStore, NewEvent, StoredEvent, open_store
 
 from .harness import choose, config

@@ -11,7 +11,7 @@ import grpc
 from tarok_proto.tarok.v1 import events_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from tarok_service.server.tokens import TokenSigner
+from tarok_service.server.usecases.tokens import TokenSigner
 from tarok_service.store import NewEvent, SqliteEventStore
 
 from .harness import (

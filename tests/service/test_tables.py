@@ -9,7 +9,7 @@ from tarok_proto.tarok.v1 import cards_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
-from tarok_service.server.tokens import TokenSigner
+from tarok_service.server.usecases.tokens import TokenSigner
 from tarok_service.variants.registry import all_variants
 
 from .harness import PLAYING, SEATING, SECRET, ServerThread, create, expect_error, seat_all, view

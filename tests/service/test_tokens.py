@@ -6,8 +6,8 @@ import pytest
 
 from tarok_service.server import errors as e
 from tarok_service.server.config import ServerConfig
-from tarok_service.server.context import Context
-from tarok_service.server.tokens import TokenSigner
+from tarok_service.server.usecases.context import Context
+from tarok_service.server.usecases.tokens import TokenSigner
 from tarok_service.store import open_store
 
 NOW = 1_700_000_000.0

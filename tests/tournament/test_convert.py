@@ -10,7 +10,7 @@ from tarok_client.convert import engine_view
 from tarok_proto.tarok.v1 import views_pb2
 from tarok_proto.tarok.v1 import views_pb2 as client_views
 
-from tarok_service.server import codec
+from tarok_service.server.present import codec
 from tarok_service.variants.registry import all_variants
 
 CASES = [(v.id, n) for v in all_variants() for n in v.player_counts]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 
 from tarok_service.server.config import ServerConfig
-from tarok_service.server.context import Context
 from tarok_service.server.tournaments.app import TournamentApp
+from tarok_service.server.usecases.context import Context
 from tarok_service.store import open_store
 
 CONFIG = ServerConfig(store_url="memory:", host="127.0.0.1", port=0, secret=b"k")

@@ -14,12 +14,12 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from tarok_service.engine.fairness import SALT_BYTES
 from tarok_service.server.config import ServerConfig
-from tarok_service.server.context import Context
-from tarok_service.server.table import FINISHED
+from tarok_service.server.model.fold import FINISHED
 from tarok_service.server.tournaments import log, spec
 from tarok_service.server.tournaments.games import table_id_of
 from tarok_service.server.tournaments.log import TournamentLogs
 from tarok_service.server.tournaments.worker import Worker
+from tarok_service.server.usecases.context import Context
 from tarok_service.store import EventStore, open_store
 
 P = ParamSpec("P")

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from tarok_service.tournament import deal_orders, schedule
-from tarok_service.tournament.schedule import rotations
+from tarok_service.competition import deal_orders, schedule
+from tarok_service.competition.schedule import rotations
 
 
 @pytest.mark.parametrize(("entrants", "players"), [(4, 4), (2, 4), (3, 4), (5, 4), (3, 3), (6, 4)])

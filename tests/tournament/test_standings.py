@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tarok_service.tournament import GameRecord, Rated, rate, standings
-from tarok_service.tournament.standings import ci95, sides
+from tarok_service.competition import GameRecord, Rated, rate, standings
+from tarok_service.competition.standings import ci95, sides
 
 _game = GameRecord  # game, deal, seating, scores, then team, declarer, won, timeouts
 

@@ -7,12 +7,12 @@ import pytest
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from tarok_service.bots import make_bot
-from tarok_service.server import commands
-from tarok_service.server.botturns import play_run
-from tarok_service.server.commands import secure_shuffle
-from tarok_service.server.table import FINISHED
+from tarok_service.server.model import commands
+from tarok_service.server.model.commands import secure_shuffle
+from tarok_service.server.model.fold import FINISHED
 from tarok_service.server.tournaments.games import creation_batch
 from tarok_service.server.tournaments.log import TournamentState, created_state
+from tarok_service.server.usecases.botturns import play_run
 from tarok_service.variants.registry import all_variants
 
 CASES = [(v.id, n) for v in all_variants() for n in v.player_counts]

@@ -10,10 +10,10 @@ from tarok_client.tournaments import Tournaments
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import views_pb2
 
-from tarok_service.server import commands, events
-from tarok_service.server.cache import apply_stored
 from tarok_service.server.main import running
-from tarok_service.server.table import PLAYING, TableState
+from tarok_service.server.model import commands, events
+from tarok_service.server.model.cache import apply_stored
+from tarok_service.server.model.fold import PLAYING, TableState
 
 from ..service.harness import ServerThread
 from .helpers import ORGANISER_KEY, assert_fair, start_runner, wait_finished

@@ -100,7 +100,7 @@ def test_the_written_deals_are_the_whole_deck(players: int) -> None:
 
 
 def test_list_variants_offers_double_tarok_for_4_6_8() -> None:
-    from tarok_service.server import codec
+    from tarok_service.server.present import codec
 
     variant = find_variant("double_tarok")
     msg = codec.variant_msg(variant)

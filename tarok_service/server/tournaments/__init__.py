@@ -1,4 +1,4 @@
-"""Tournaments in the server: the TournamentService glue over the pure `tarok_service.tournament`
+"""Tournaments in the server: the TournamentService glue over the pure `tarok_service.competition`
 (schedule, standings), tournament logs in the event store, and the per-replica workers that
 play built-in bots and enforce the time per move."""
 
@@ -11,8 +11,8 @@ import grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
-from ..context import Context
-from ..generic import generic_only
+from ..transport.generic import generic_only
+from ..usecases.context import Context
 from .app import TournamentApp
 from .servicer import TournamentServicer
 

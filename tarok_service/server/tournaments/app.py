@@ -12,8 +12,8 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ...engine import fairness
 from .. import errors as e
-from ..context import Context
-from ..limits import MAX_ID
+from ..usecases.context import Context
+from ..usecases.limits import MAX_ID
 from . import log, organiser, ratings, results, spec, turns
 from .log import TournamentLogs, TournamentState
 from .worker import Supervisor

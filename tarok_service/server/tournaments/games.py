@@ -1,6 +1,6 @@
 """The tables of a tournament: created with preset deals and every seat taken in one append,
 and each game's result read back from its log. The bots' turns and the claims of expired
-deadlines are the server's shared bot-turn code (`server/botturns.py`).
+deadlines are the server's shared bot-turn code (`server/usecases/botturns.py`).
 """
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from __future__ import annotations
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
+from ...competition import Game, deal_orders
 from ...store import VersionConflict
-from ...tournament import Game, deal_orders
 from ...variants.registry import find_variant
-from .. import commands, events
-from ..commands import Batch, Shuffler
-from ..context import Context
-from ..table import TableState, fold
+from ..model import commands, events
+from ..model.commands import Batch, Shuffler
+from ..model.fold import TableState, fold
+from ..usecases.context import Context
 from .log import TournamentState
 
 

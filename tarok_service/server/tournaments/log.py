@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 from google.protobuf.message import Message
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
+from ...competition import Game, GameRecord, schedule
 from ...store import NewEvent, StoredEvent, VersionConflict
-from ...tournament import Game, GameRecord, schedule
 from .. import errors as e
-from ..context import Context
+from ..usecases.context import Context
 
 REGISTRY = "tournaments"
 APPEND_RETRIES = 16

@@ -13,8 +13,8 @@ import hashlib
 import hmac
 
 from .. import errors as e
-from ..context import Context
-from ..tokens import TokenSigner
+from ..usecases.context import Context
+from ..usecases.tokens import TokenSigner
 
 ORGANISER_KEY = b"tarok.v1 organiser tokens"
 

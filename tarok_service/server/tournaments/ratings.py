@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from ...tournament import Rated, rate
-from ..context import Context
+from ...competition import Rated, rate
+from ..usecases.context import Context
 from . import log
 from .log import Body, TournamentState
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
+from ...competition import standings
 from ...engine import fairness
-from ...tournament import standings
-from ..context import Context
+from ..usecases.context import Context
 from .log import TournamentState
 
 RUNNING = tm.TOURNAMENT_STATUS_RUNNING

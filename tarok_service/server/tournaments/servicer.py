@@ -9,7 +9,7 @@ import grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
-from ..status import stream, unary
+from ..transport.grpc_status import stream, unary
 from .app import TournamentApp
 
 Ctx = grpc.aio.ServicerContext[Any, Any]

@@ -19,11 +19,11 @@ from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from .. import errors as e
-from ..context import Context
-from ..events import timestamp
-from ..table import FINISHED, TableState
-from ..tokens import TokenSigner
-from ..views import table_view
+from ..model.events import timestamp
+from ..model.fold import FINISHED, TableState
+from ..present.views import table_view
+from ..usecases.context import Context
+from ..usecases.tokens import TokenSigner
 from . import log
 from .log import TournamentLogs
 from .worker import wait_any

@@ -25,11 +25,11 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 from ...bots import Bot
 from ...bots.configured import entrant_bot
 from ...store import VersionConflict
-from .. import botturns
 from .. import errors as e
-from ..commands import time_out
-from ..context import Context
-from ..table import FINISHED, TableState
+from ..model.commands import time_out
+from ..model.fold import FINISHED, TableState
+from ..usecases import botturns
+from ..usecases.context import Context
 from . import games, log, ratings
 from .log import TournamentLogs, TournamentState
 from .spec import DEFAULT_CHECK_IN, DEFAULT_MAX_TIMEOUTS, DEFAULT_PARALLEL

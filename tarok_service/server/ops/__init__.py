@@ -1,0 +1,1 @@
+"""Operations: Prometheus metrics (store, RPC, process) and the server's logs."""

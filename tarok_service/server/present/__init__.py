@@ -1,0 +1,2 @@
+"""Presentation: what a viewer may see of a table, encoded for the wire, in the viewer's
+language."""

@@ -1,0 +1,1 @@
+"""Transports: the gRPC servicer and its call hook, the HTTP port, service errors to statuses."""

@@ -1,0 +1,130 @@
+"""Seats that survive: leaving before play, taking a seat back, and revoked tokens.
+
+Each seat counts how often it was taken (`TableState.generations`, one more per
+PlayerSeated); a seat token carries the count it was issued for. Taking a seat again -
+someone else after a LeaveTable, or the holder with RejoinTable - makes every older token
+of that seat stop working (TOKEN_REVOKED), so at most one token holds a seat at a time.
+"""
+
+from __future__ import annotations
+
+from tarok_proto.tarok.v1 import events_pb2 as ev
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+
+from ...bots import BOT_NAMES
+from ...store import VersionConflict
+from .. import errors as e
+from ..model import commands, events
+from ..model.commands import Batch
+from ..model.fold import FINISHED, PLAYING, SEATING, TableState
+from . import autoplay as drive
+from . import lobby
+from .context import Context
+from .tokens import Claim
+
+MAX_NAME = 40  # as JoinTable
+HAND_OVER_BOT = "heuristic"
+
+
+def check_current(claim: Claim, table: TableState) -> None:
+    """UNAUTHENTICATED TOKEN_REVOKED when the claim's seat was taken again since it was issued."""
+    if claim.seat is None or not 0 <= claim.seat < table.players:
+        return
+    if claim.generation != table.generations[claim.seat]:
+        raise e.ServiceError(
+            e.UNAUTHENTICATED,
+            e.TOKEN_REVOKED,
+            "this token no longer holds its seat (the seat was taken again)",
+            {"seat": str(claim.seat)},
+        )
+
+
+def _seat_of(ctx: Context, token: str) -> Claim:
+    claim = ctx.claim(token)
+    if claim.seat is None:
+        raise e.ServiceError(
+            e.PERMISSION_DENIED, e.SPECTATOR_CANNOT_MOVE, "a spectator token holds no seat"
+        )
+    return claim
+
+
+async def leave(ctx: Context, request: svc.LeaveTableRequest) -> svc.LeaveTableResponse:
+    """Free the token's seat before play starts (leaving twice is the same as once)."""
+    claim = _seat_of(ctx, request.token)
+    for _ in range(ctx.config.move_retries):
+        table = await ctx.cache.load(claim.table_id)
+        check_current(claim, table)
+        assert claim.seat is not None
+        if table.seats[claim.seat] is None:
+            return svc.LeaveTableResponse(version=table.version)
+        if table.status != SEATING:
+            raise e.precondition(e.TABLE_STARTED, "play has started: the seat cannot be left")
+        batch = Batch(table)
+        batch.add(ev.PlayerLeft(seat=claim.seat))
+        if await _append(ctx, table, batch):
+            return svc.LeaveTableResponse(version=batch.table.version)
+    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
+
+
+async def rejoin(ctx: Context, request: svc.RejoinTableRequest) -> tuple[TableState, int]:
+    """Take the token's seat back; the table after it and the seat (for a fresh token)."""
+    claim = _seat_of(ctx, request.token)
+    name = request.name.strip()
+    if len(name) > MAX_NAME:
+        raise e.invalid("name", f"name is longer than {MAX_NAME} characters")
+    seat = claim.seat
+    assert seat is not None
+    for _ in range(ctx.config.move_retries):
+        table = await ctx.cache.load(claim.table_id)
+        check_current(claim, table)
+        if table.status == FINISHED:
+            raise e.precondition(e.TABLE_FINISHED, "the table has finished")
+        held = table.seats[seat]
+        if held is None:
+            await lobby.check_open(ctx, table)
+            batch = commands.seat_player(table, seat, name or f"Player {seat + 1}", ctx.shuffle)
+            commands.stamp_deadline(batch, ctx.clock())
+        else:
+            batch = Batch(table)
+            batch.add(ev.PlayerSeated(seat=seat, name=name or held))
+        if await _append(ctx, table, batch):
+            return batch.table, seat
+    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
+
+
+async def hand_to_bot(ctx: Context, request: svc.HandSeatToBotRequest) -> svc.HandSeatToBotResponse:
+    """Let a built-in bot play the token's seat during play (RejoinTable takes it back)."""
+    claim = _seat_of(ctx, request.token)
+    kind = request.bot or HAND_OVER_BOT
+    if kind not in BOT_NAMES:
+        raise e.invalid("bot", f"bot must be one of {', '.join(BOT_NAMES)}")
+    assert claim.seat is not None
+    for _ in range(ctx.config.move_retries):
+        table = await ctx.cache.load(claim.table_id)
+        check_current(claim, table)
+        if table.status == FINISHED:
+            raise e.precondition(e.TABLE_FINISHED, "the table has finished")
+        if table.status != PLAYING:
+            raise e.precondition(e.TABLE_NOT_STARTED, "a seat is handed to a bot during play")
+        if table.bots[claim.seat] == kind:
+            return svc.HandSeatToBotResponse(version=table.version)
+        if table.tournament_id:
+            raise e.precondition(e.TABLE_STARTED, "tournament seats are not handed to bots")
+        await drive.record_driven(ctx, table.table_id, table.variant.id, table.players)
+        batch = Batch(table)
+        batch.add(ev.SeatHandedToBot(seat=claim.seat, bot=kind))
+        if await _append(ctx, table, batch):
+            return svc.HandSeatToBotResponse(version=batch.table.version)
+    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
+
+
+async def _append(ctx: Context, table: TableState, batch: Batch) -> bool:
+    try:
+        await ctx.store.append(
+            table.table_id, table.version, events.encode(batch.payloads), ctx.clock()
+        )
+    except VersionConflict:
+        return False
+    ctx.cache.put(batch.table)
+    ctx.metrics.appended(table.variant.id, batch.payloads)
+    return True
