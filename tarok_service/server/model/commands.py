@@ -21,7 +21,7 @@ from ...engine.moves import EngineBug, Move
 from ...engine.state import HandState
 from ...engine.variant import Variant
 from .. import errors as e
-from ..present import codec
+from . import wire
 from .events import Payload, seconds, stamp, timestamp
 from .fold import PLAYING, TableState, closed_payload, fold, fold_scored, scored_payload
 
@@ -69,7 +69,7 @@ def table_created(
     return ev.TableCreated(
         variant=variant.id,
         players=players,
-        options={k: codec.option_text(v) for k, v in rules.options.items()},
+        options={k: wire.option_text(v) for k, v in rules.options.items()},
         hands=hands,
         rules_version=variant.rules_version,
         preset=bool(presets),

@@ -21,8 +21,7 @@ from ...engine.state import HandState, evolve
 from ...engine.variant import Variant
 from ...variants.registry import find_variant
 from .. import errors as e
-from ..present import codec
-from . import events, recorded
+from . import events, recorded, wire
 from . import snapshots as checkpoint
 
 SEATING, PLAYING, FINISHED = "seating", "playing", "finished"
@@ -220,7 +219,7 @@ def _timed_out(table: TableState, version: int, payload: ev.TimedOut) -> TableSt
 
 def scored_payload(table: TableState, result: HandResult, match: MatchState) -> ev.HandScored:
     """The HandScored recording `result`, settled into `match`."""
-    msg = codec.result_msg(result)
+    msg = wire.result_msg(result)
     if match.settled is not None:
         msg.settled.CopyFrom(recorded.settlement_msg(match.settled))
     return ev.HandScored(

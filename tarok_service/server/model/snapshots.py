@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
-from ..present import codec
-from . import recorded
+from . import recorded, wire
 
 if TYPE_CHECKING:
     from .fold import TableState
@@ -26,7 +25,7 @@ SCHEMA = 2
 def snapshot_of(table: TableState) -> ev.TableSnapshot:
     """The snapshot of `table` right after the HandScored at `table.version`."""
     assert table.hand_done and table.last_result is not None
-    result = codec.result_msg(table.last_result)
+    result = wire.result_msg(table.last_result)
     if table.last_settled is not None:
         result.settled.CopyFrom(recorded.settlement_msg(table.last_settled))
     match = table.match

@@ -20,13 +20,14 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ...engine.cards import Card, Deck
 from ...engine.moves import Move
-from ...engine.options import OptionSpec, OptionValue
+from ...engine.options import OptionSpec
 from ...engine.outcome import HandResult
 from ...engine.state import HandState
 from ...engine.variant import Variant
 from ...engine.view import View
 from ...variants import vocabulary as vocab
 from .. import errors as e
+from ..model.wire import option_text, result_msg
 from . import render
 from .i18n import DEFAULT_LOCALE, Labels
 
@@ -63,34 +64,6 @@ class CardCodec:
 @lru_cache(maxsize=64)
 def cards_for(deck: Deck, locale: str | None = None) -> CardCodec:
     return CardCodec(deck, locale)
-
-
-def option_text(value: OptionValue) -> str:
-    """Option values as text: booleans as "true"/"false"."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def result_msg(result: HandResult) -> results_pb2.HandResult:
-    msg = results_pb2.HandResult(
-        contract=result.contract,
-        team=result.team,
-        scores=result.scores,
-        penalties=result.penalties,
-        side_points=result.side_points,
-        radelci=result.radelci,
-        redeal=result.redeal,
-        pot=result.pot,
-        totals=result.totals,
-    )
-    if result.declarer is not None:
-        msg.declarer = result.declarer
-    if result.won is not None:
-        msg.won = result.won
-    for line in result.lines:
-        msg.lines.add(item=line.item, points=line.points, seats=line.seats)
-    return msg
 
 
 def result_view_msg(result: HandResult, words: Labels) -> results_pb2.HandResult:

@@ -14,7 +14,7 @@ from tarok_proto.tarok.v1 import views_pb2
 
 from ...engine.moves import Move
 from ...engine.state import HandState
-from ..model import recorded
+from ..model import recorded, wire
 from ..model.events import Payload, timestamp
 from ..model.fold import FINISHED, PLAYING, SEATING, TableState
 from . import codec
@@ -64,7 +64,7 @@ def table_view(
         msg.deadline.CopyFrom(timestamp(table.deadline))
         msg.server_time.CopyFrom(timestamp(time.time() if now is None else now))
     msg.deal_commitment = table.commitment
-    msg.options.update({k: codec.option_text(v) for k, v in table.rules.options.items()})
+    msg.options.update({k: wire.option_text(v) for k, v in table.rules.options.items()})
     msg.display_name = table.display_name
     msg.rematch_of = table.rematch_of
     return msg

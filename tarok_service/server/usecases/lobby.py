@@ -23,7 +23,7 @@ from ...store import DuplicateRequest, NewEvent, VersionConflict
 from .. import errors as e
 from ..model.events import timestamp
 from ..model.fold import FINISHED, PLAYING, SEATING, TableState
-from ..present.codec import option_text
+from ..model.wire import option_text
 from ..present.views import STATUS
 from .context import Context
 
