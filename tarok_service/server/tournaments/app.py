@@ -13,13 +13,12 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 from ...engine import fairness
 from .. import errors as e
 from ..usecases.context import Context
-from ..usecases.limits import MAX_ID
+from ..usecases.limits import MAX_ID, MAX_REASON, check_text
 from . import log, organiser, ratings, results, spec, turns
 from .log import TournamentLogs, TournamentState
 from .worker import Supervisor
 
 ID_BYTES = 8
-MAX_REASON = 200
 _ID = re.compile(rf"^T[0-9a-f]{{{2 * ID_BYTES}}}$")
 _VARIANT = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -126,9 +125,7 @@ class TournamentApp:
         if not request.organiser_token:
             raise e.invalid("organiser_token", "organiser_token is required")
         self._organiser(request.organiser_token, state)
-        reason = request.reason.strip()
-        if len(reason) > MAX_REASON:
-            raise e.invalid("reason", f"reason is longer than {MAX_REASON} characters")
+        reason = check_text(request.reason, "reason", MAX_REASON)
         if state.finished:
             raise e.precondition(e.TOURNAMENT_OVER, "the tournament is over already")
 

@@ -9,9 +9,9 @@ from ...bots.configured import entrant_bot
 from ...engine.options import OptionError
 from ...variants.registry import find_variant
 from .. import errors as e
+from ..usecases.limits import check_name
 from .log import schedule_of
 
-MAX_NAME = 40
 MAX_ENTRANTS = 64
 MAX_DEALS = 10_000
 MAX_GAMES = 100_000
@@ -93,9 +93,8 @@ def _entrants(spec: tm.TournamentSpec) -> None:
         if entrant.bot and entrant.bot not in BOT_NAMES:
             raise e.invalid(f"{field}.bot", f"unknown bot {entrant.bot!r}; known: {BOT_NAMES}")
         _bot_options(entrant, field)
-        entrant.name = entrant.name.strip() or f"{entrant.bot or 'remote'}-{i + 1}"
-        if len(entrant.name) > MAX_NAME:
-            raise e.invalid(f"{field}.name", f"name is longer than {MAX_NAME} characters")
+        name = check_name(entrant.name, f"{field}.name")
+        entrant.name = name or f"{entrant.bot or 'remote'}-{i + 1}"
         if entrant.name in names:
             raise e.invalid(f"{field}.name", f"two entrants are called {entrant.name!r}")
         names.add(entrant.name)

@@ -29,9 +29,9 @@ from . import create as tables
 from . import fanout, lobby, moves, rematch, seats
 from . import watch as logs
 from .context import Context, check_seat, request_id
-from .limits import MAX_ID, MAX_NAME, check_id, check_name, check_options
+from .limits import MAX_ID, check_id, check_name, check_options
 
-__all__ = ["MAX_NAME", "TarokApp"]
+__all__ = ["TarokApp"]
 TABLE_ID_BYTES = 9
 JOIN_SCOPE = "join"
 

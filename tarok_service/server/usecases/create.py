@@ -14,8 +14,8 @@ from ..model import commands
 from ..model.commands import Batch, Shuffler
 from ..model.fold import fold
 from .context import Context
+from .limits import MAX_DISPLAY_NAME, check_text
 
-MAX_DISPLAY_NAME = 60
 MAX_TIME_PER_MOVE = 24 * 3600.0
 TABLE_ID_BYTES = 9
 BOT_NAMES_SHOWN = {"random": "Random bot", "heuristic": "Heuristic bot", "pimc": "PIMC bot"}
@@ -24,9 +24,7 @@ BOT_NAMES_SHOWN = {"random": "Random bot", "heuristic": "Heuristic bot", "pimc":
 def describe(created: ev.TableCreated, request: svc.CreateTableRequest) -> None:
     """Copy the lobby and clock settings of a CreateTable request onto its TableCreated
     (INVALID_ARGUMENT naming the field when one is bad)."""
-    name = request.display_name.strip()
-    if len(name) > MAX_DISPLAY_NAME:
-        raise e.invalid("display_name", f"display_name is longer than {MAX_DISPLAY_NAME}")
+    name = check_text(request.display_name, "display_name", MAX_DISPLAY_NAME)
     if request.visibility not in (
         svc.TABLE_VISIBILITY_UNSPECIFIED,
         svc.TABLE_VISIBILITY_PUBLIC,

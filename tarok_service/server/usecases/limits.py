@@ -16,7 +16,9 @@ from ..errors import shown
 
 MAX_ID = 64  # table and tournament ids
 MAX_REQUEST_ID = 128
-MAX_NAME = 40  # player names (after trimming spaces)
+MAX_NAME = 40  # a player's or an entrant's name (after trimming spaces)
+MAX_DISPLAY_NAME = 60  # a table's name in the lobby
+MAX_REASON = 200  # why an organiser cancelled a tournament
 MAX_OPTION_NAME = 40
 MAX_OPTION_VALUE = 40
 MAX_OPTIONS = 32
@@ -60,14 +62,21 @@ def check_request_id(value: str, field: str = "request_id") -> str | None:
     return value
 
 
-def check_name(value: str, field: str = "name") -> str:
-    """A display name: trimmed, bounded, no control or unassigned characters."""
-    name = value.strip()
-    if len(name) > MAX_NAME:
-        raise too_long(field, MAX_NAME)
-    if any(unicodedata.category(c)[0] in "CZ" and c != " " for c in name):
+def check_text(value: str, field: str, limit: int) -> str:
+    """A text a person reads (a name, a table's name, a reason): trimmed, at most `limit`
+    characters, no control, format (bidi overrides), unassigned or separator characters
+    other than the plain space. Every name and free text of every RPC goes through here."""
+    text = value.strip()
+    if len(text) > limit:
+        raise too_long(field, limit)
+    if any(unicodedata.category(c)[0] in "CZ" and c != " " for c in text):
         raise e.invalid(field, f"{field} may not hold control characters or line breaks")
-    return name
+    return text
+
+
+def check_name(value: str, field: str = "name") -> str:
+    """A player's or an entrant's name (`check_text`, at most MAX_NAME characters)."""
+    return check_text(value, field, MAX_NAME)
 
 
 def check_options(options: Mapping[str, str], field: str = "options") -> dict[str, str]:

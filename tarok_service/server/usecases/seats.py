@@ -20,9 +20,9 @@ from ..model.fold import FINISHED, PLAYING, SEATING, TableState
 from . import autoplay as drive
 from . import lobby
 from .context import Context
+from .limits import check_name
 from .tokens import Claim
 
-MAX_NAME = 40  # as JoinTable
 HAND_OVER_BOT = "heuristic"
 
 
@@ -69,9 +69,7 @@ async def leave(ctx: Context, request: svc.LeaveTableRequest) -> svc.LeaveTableR
 async def rejoin(ctx: Context, request: svc.RejoinTableRequest) -> tuple[TableState, int]:
     """Take the token's seat back; the table after it and the seat (for a fresh token)."""
     claim = _seat_of(ctx, request.token)
-    name = request.name.strip()
-    if len(name) > MAX_NAME:
-        raise e.invalid("name", f"name is longer than {MAX_NAME} characters")
+    name = check_name(request.name)
     seat = claim.seat
     assert seat is not None
     for _ in range(ctx.config.move_retries):
