@@ -10,7 +10,7 @@ from tarok_client.convert import engine_view
 from tarok_proto.tarok.v1 import views_pb2
 from tarok_proto.tarok.v1 import views_pb2 as client_views
 
-from tarok_service.server.model import wire
+from tarok_service.server.model.wire import option_text
 from tarok_service.server.present import codec
 from tarok_service.variants.registry import all_variants
 
@@ -32,7 +32,7 @@ def test_converted_view_equals_the_engine_view(variant_id: str, players: int) ->
             assert seat is not None
             engine = variant.view(state, seat)
             message = views_pb2.TableView(variant=variant.id, players=players, seat=seat)
-            message.options.update({k: wire.option_text(v) for k, v in rules.options.items()})
+            message.options.update({k: option_text(v) for k, v in rules.options.items()})
             message.hand.CopyFrom(codec.hand_view_msg(variant, deck, state, engine))
             wire = client_views.TableView.FromString(message.SerializeToString())
             converted, _, got_rules = engine_view(wire)

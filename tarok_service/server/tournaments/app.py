@@ -14,6 +14,7 @@ from ...engine import fairness
 from .. import errors as e
 from ..usecases.context import Context
 from ..usecases.limits import MAX_ID, MAX_REASON, check_text
+from ..usecases.write import Append, save_once
 from . import log, organiser, ratings, results, spec, turns
 from .log import TournamentLogs, TournamentState
 from .worker import Supervisor
@@ -47,7 +48,7 @@ class TournamentApp:
         seed = request.seed if request.HasField("seed") else secrets.randbits(62)
         salt = secrets.token_bytes(fairness.SALT_BYTES)
         created = tm.TournamentCreated(spec=checked, seed=seed, seed_salt=salt)
-        await self.ctx.store.append(tournament_id, 0, log.encode([created]), self.ctx.clock())
+        await save_once(self.ctx, tournament_id, Append(0, log.encode([created]), _made), _taken)
         listed = tm.TournamentListed(tournament_id=tournament_id)
         await log.append_once(self.ctx, log.REGISTRY, lambda _: [listed])
         self.supervisor.ensure(tournament_id)
@@ -199,3 +200,11 @@ class TournamentApp:
         rows = results.standing_msgs(state)
         self._standings[state.tournament_id] = (state.version, rows)
         return rows
+
+
+async def _made(version: int) -> None:
+    return None
+
+
+async def _taken() -> None:
+    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the tournament id was taken: try again")

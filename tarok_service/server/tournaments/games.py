@@ -9,12 +9,12 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ...competition import Game, deal_orders
-from ...store import VersionConflict
 from ...variants.registry import find_variant
 from ..model import commands, events
 from ..model.commands import Batch, Shuffler
 from ..model.fold import TableState, fold
 from ..usecases.context import Context
+from ..usecases.write import save_once, table_append
 from .log import TournamentState
 
 
@@ -46,14 +46,15 @@ async def create_table(ctx: Context, state: TournamentState, game: Game) -> Tabl
     now = ctx.clock()
     batch = creation_batch(state, game, now, ctx.shuffle)
     table_id = batch.table.table_id
-    try:
-        await ctx.store.append(table_id, 0, events.encode(batch.payloads), now)
-    except VersionConflict:
+
+    def created(b: Batch) -> TableState:
+        ctx.metrics.table_created(state.spec.variant)
+        return b.table
+
+    async def lost() -> TableState:
         return await ctx.cache.load(table_id)
-    await ctx.cache.appended(0, batch.table)
-    ctx.metrics.table_created(state.spec.variant)
-    ctx.metrics.appended(state.spec.variant, batch.payloads)
-    return batch.table
+
+    return await save_once(ctx, table_id, table_append(ctx, 0, batch, created), lost)
 
 
 async def game_result(ctx: Context, table: TableState) -> tm.GameResult:

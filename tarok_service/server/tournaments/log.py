@@ -14,9 +14,10 @@ from google.protobuf.message import Message
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ...competition import Game, GameRecord, schedule
-from ...store import NewEvent, StoredEvent, VersionConflict
+from ...store import NewEvent, StoredEvent
 from .. import errors as e
 from ..usecases.context import Context
+from ..usecases.write import Append, Decision, Done, save
 
 REGISTRY = "tournaments"
 APPEND_RETRIES = 16
@@ -219,18 +220,21 @@ async def append_once(
 ) -> bool:
     """Append `make(log)` at the end of a log (nothing when it returns no events, say because
     they are there already); True when this call appended (retried if another was first)."""
-    for _ in range(APPEND_RETRIES):
+
+
+    async def appended(version: int) -> bool:
+        return True
+
+    async def decide(attempt: int) -> Decision[bool]:
         stored = await ctx.store.read(log_id, 0)
         bodies = make([decode(s) for s in stored])
         if not bodies:
-            return False
+            return Done(False)
         version = stored[-1].seq if stored else 0
-        try:
-            await ctx.store.append(log_id, version, encode(bodies), ctx.clock())
-            return True
-        except VersionConflict:
-            continue
-    raise e.ServiceError(e.ABORTED, e.CONTENTION, f"log {log_id} is too busy: try again")
+        return Append(version, encode(bodies), appended)
+
+    busy = f"log {log_id} is too busy: try again"
+    return await save(ctx, log_id, decide, retries=APPEND_RETRIES, busy=busy)
 
 
 async def running(ctx: Context, after: int, known: set[str]) -> int:

@@ -24,12 +24,12 @@ from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ...bots import Bot
 from ...bots.configured import entrant_bot
-from ...store import VersionConflict
 from .. import errors as e
 from ..model.commands import time_out
 from ..model.fold import FINISHED, TableState
 from ..usecases import botturns
 from ..usecases.context import Context
+from ..usecases.write import Append, save_once
 from . import games, log, ratings
 from .log import TournamentLogs, TournamentState
 from .spec import DEFAULT_CHECK_IN, DEFAULT_MAX_TIMEOUTS, DEFAULT_PARALLEL
@@ -198,11 +198,15 @@ class Worker:
             bodies.append(tm.TournamentFinished())
         if not bodies:
             return False
-        try:
-            await self.ctx.store.append(
-                state.tournament_id, state.version, log.encode(bodies), self.ctx.clock()
-            )
-        except VersionConflict:
+
+        async def recorded(version: int) -> bool:
+            return True
+
+        async def lost() -> bool:
+            return False
+
+        append = Append(state.version, log.encode(bodies), recorded)
+        if not await save_once(self.ctx, state.tournament_id, append, lost):
             return True  # another replica recorded first: decide again on its news
         state = await self.logs.load(state.tournament_id)
         await asyncio.gather(

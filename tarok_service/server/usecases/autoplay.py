@@ -21,7 +21,7 @@ import structlog
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
 from ...bots import Bot, make_bot
-from ...store import DuplicateRequest, NewEvent, VersionConflict
+from ...store import NewEvent
 from .. import errors as e
 from ..model import commands
 from ..model.commands import Batch
@@ -29,6 +29,7 @@ from ..model.events import timestamp
 from ..model.fold import FINISHED, PLAYING, TableState
 from . import botturns
 from .context import Context
+from .write import record_once
 
 DRIVEN = "driven-tables"
 DRIVEN_TYPE = "TableDriven"
@@ -42,16 +43,9 @@ async def record_driven(ctx: Context, table_id: str, variant: str, players: int)
     """Put a table in the driven log (once, however often it is retried)."""
     entry = ev.TableListed(table_id=table_id, variant=variant, players=players)
     event = NewEvent(DRIVEN_TYPE, entry.SerializeToString(), f"drive:{table_id}")
-    for _ in range(APPEND_RETRIES):
-        version = await ctx.store.version(DRIVEN)
-        try:
-            await ctx.store.append(DRIVEN, version, [event], ctx.clock())
-            return
-        except DuplicateRequest:
-            return
-        except VersionConflict:
-            continue
-    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the server is too busy: try again")
+    await record_once(
+        ctx, DRIVEN, event, retries=APPEND_RETRIES, busy="the server is too busy: try again"
+    )
 
 
 def needs_driving(created: ev.TableCreated, bots: int) -> bool:

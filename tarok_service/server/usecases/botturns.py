@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 
 from ...bots import Bot
 from ...engine.moves import IllegalMove
-from ...store import VersionConflict
 from ..model import commands, events
 from ..model.commands import Batch, Shuffler
 from ..model.fold import PLAYING, TableState
 from .context import Context
+from .write import save_once, table_append
 
 MAX_RUN = 2000  # moves of built-in bots appended at once
 Clock = Callable[[], float]
@@ -74,12 +74,12 @@ def expired(table: TableState, now: float) -> bool:
 
 async def append(ctx: Context, table: TableState, batch: Batch) -> TableState | None:
     """Append a batch decided at `table`; None when another writer was first."""
-    try:
-        await ctx.store.append(
-            table.table_id, table.version, events.encode(batch.payloads), ctx.clock()
-        )
-    except VersionConflict:
+
+    async def lost() -> TableState | None:
         return None
-    await ctx.cache.appended(table.version, batch.table)
-    ctx.metrics.appended(table.variant.id, batch.payloads)
-    return batch.table
+
+    def after(done: Batch) -> TableState | None:
+        return done.table
+
+    append = table_append(ctx, table.version, batch, after)
+    return await save_once(ctx, table.table_id, append, lost)

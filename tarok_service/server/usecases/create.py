@@ -1,20 +1,29 @@
-"""Free tables as CreateTable makes them: lobby name and visibility, bots, clock, idempotency."""
+"""CreateTable: a free table as the request describes it (rule set, options, preset deals,
+lobby name and visibility, bots, clock), listed and driven as needed; idempotent on request id."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
+from typing import Any
 
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ...bots import BOT_NAMES
+from ...engine.options import OptionError
+from ...engine.variant import Variant
+from ...variants.registry import find_variant
 from .. import errors as e
-from ..model import commands
+from ..model import commands, events
 from ..model.commands import Batch, Shuffler
 from ..model.fold import fold
-from .context import Context
-from .limits import MAX_DISPLAY_NAME, check_text
+from . import autoplay as drive
+from . import lobby
+from .context import Context, request_id
+from .limits import MAX_DISPLAY_NAME, MAX_ID, check_options, check_text
+from .write import Append, save_once
 
 MAX_TIME_PER_MOVE = 24 * 3600.0
 TABLE_ID_BYTES = 9
@@ -55,7 +64,7 @@ def describe(created: ev.TableCreated, request: svc.CreateTableRequest) -> None:
         seats.add(bot.seat)
 
 
-def table_id(ctx: Context, request_id: str) -> str:
+def derived_table_id(ctx: Context, request_id: str) -> str:
     """The table a CreateTable request id makes: derived, so a retry finds the same table."""
     key = hmac.new(ctx.config.secret, f"create-table:{request_id}".encode(), hashlib.sha256)
     return key.hexdigest()[: 2 * TABLE_ID_BYTES]
@@ -87,3 +96,79 @@ async def created_before(ctx: Context, table_id: str, request_id: str) -> svc.Cr
         raise e.invalid("request_id", "request_id was already used for another request")
     table = await ctx.cache.load(table_id)
     return svc.CreateTableResponse(table_id=table_id, version=table.version)
+
+
+async def create_table(ctx: Context, request: svc.CreateTableRequest) -> svc.CreateTableResponse:
+    """Validate and record TableCreated (and the bots' seats); INVALID_ARGUMENT names the
+    bad field. Public tables are listed in the lobby first; a repeated request id returns
+    the table it created."""
+    variant = _variant(request.variant)
+    hands = request.hands or 1
+    if not 1 <= hands <= ctx.config.max_hands:
+        raise e.invalid("hands", f"hands must be in 1..{ctx.config.max_hands}")
+    rid = request_id(request.request_id)
+    if len(request.preset_deals) > ctx.config.max_hands:
+        raise e.invalid("preset_deals", f"at most {ctx.config.max_hands} preset deals")
+    options = check_options(request.options)
+    try:
+        created = commands.table_created(
+            variant, request.players, options, hands, _presets(request)
+        )
+    except OptionError as err:
+        raise _option_error(err) from None
+    _check_presets(variant, request)
+    describe(created, request)
+    table_id = derived_table_id(ctx, rid) if rid else secrets.token_hex(TABLE_ID_BYTES)
+    now = ctx.clock()
+    batch = creation_batch(table_id, created, request, now, ctx.shuffle)
+    if not created.private:
+        await lobby.list_table(ctx, table_id, variant.id, created.players)
+    if drive.needs_driving(created, len(request.bots)):
+        await drive.record_driven(ctx, table_id, variant.id, created.players)
+
+    async def saved(version: int) -> svc.CreateTableResponse:
+        ctx.metrics.table_created(variant.id)
+        ctx.metrics.appended(variant.id, batch.payloads[1:])
+        return svc.CreateTableResponse(table_id=table_id, version=version)
+
+    async def before(_: int = 0) -> svc.CreateTableResponse:
+        if rid is None:
+            raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table id was taken: try again")
+        return await created_before(ctx, table_id, rid)
+
+    append = Append(0, events.encode(batch.payloads, rid), saved)
+    return await save_once(ctx, table_id, append, before, on_duplicate=before)
+
+
+def _variant(variant_id: str) -> Variant[Any]:
+    if not variant_id:
+        raise e.invalid("variant", "variant is required", e.UNKNOWN_VARIANT)
+    if len(variant_id) > MAX_ID or not variant_id.replace("_", "").replace("-", "").isalnum():
+        raise e.invalid("variant", f"unknown variant {e.shown(variant_id)!r}", e.UNKNOWN_VARIANT)
+    try:
+        return find_variant(variant_id)
+    except KeyError as err:
+        raise e.invalid("variant", str(err.args[0]), e.UNKNOWN_VARIANT) from None
+
+
+def _option_error(err: OptionError) -> e.ServiceError:
+    if err.field == "players":
+        return e.invalid("players", str(err), e.BAD_PLAYER_COUNT)
+    return e.invalid(f"options.{err.field}", str(err), e.BAD_OPTION)
+
+
+def _presets(request: svc.CreateTableRequest) -> list[list[str]]:
+    return [list(d.cards) for d in request.preset_deals]
+
+
+def _check_presets(variant: Variant[Any], request: svc.CreateTableRequest) -> None:
+    """Every preset deal must name each card of the table's deck exactly once."""
+    rules = variant.make_rules(request.players, dict(request.options))
+    codes = sorted(variant.deck(rules).by_code)
+    for i, deal in enumerate(request.preset_deals):
+        if sorted(deal.cards) != codes:
+            raise e.invalid(
+                f"preset_deals[{i}]",
+                f"preset deal {i} must list each of the {len(codes)} card codes exactly once",
+                e.BAD_DEAL,
+            )

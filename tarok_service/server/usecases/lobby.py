@@ -19,13 +19,14 @@ from dataclasses import dataclass
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from ...store import DuplicateRequest, NewEvent, VersionConflict
+from ...store import NewEvent
 from .. import errors as e
 from ..model.events import timestamp
 from ..model.fold import FINISHED, PLAYING, SEATING, TableState
 from ..model.wire import option_text
 from ..present.views import STATUS
 from .context import Context
+from .write import record_once
 
 LOBBY = "lobby"
 LISTED = "TableListed"
@@ -107,16 +108,9 @@ async def list_table(ctx: Context, table_id: str, variant: str, players: int) ->
     """Record a public table in the lobby (once, however often it is retried)."""
     entry = ev.TableListed(table_id=table_id, variant=variant, players=players)
     event = NewEvent(LISTED, entry.SerializeToString(), f"list:{table_id}")
-    for _ in range(APPEND_RETRIES):
-        version = await ctx.store.version(LOBBY)
-        try:
-            await ctx.store.append(LOBBY, version, [event], ctx.clock())
-            return
-        except DuplicateRequest:
-            return
-        except VersionConflict:
-            continue
-    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the lobby is too busy: try again")
+    await record_once(
+        ctx, LOBBY, event, retries=APPEND_RETRIES, busy="the lobby is too busy: try again"
+    )
 
 
 async def list_tables(ctx: Context, request: svc.ListTablesRequest) -> svc.ListTablesResponse:

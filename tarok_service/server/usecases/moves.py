@@ -1,9 +1,10 @@
 """SubmitMove: validate against the (cached) table, append, answer; idempotent on request id.
 
 The fast path reads nothing: it decides on the cached state and appends at the cached
-version. If another writer got there first the append fails with VersionConflict, the
-cache is refreshed with only the newer events, and the move is decided again (bounded).
-An error is only reported after the decision was made on a freshly read state.
+version (`write.save_table`). If another writer got there first the append fails with
+VersionConflict, the cache is refreshed with only the newer events, and the move is decided
+again (bounded). An error is only reported after the decision was made on a freshly read
+state.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ...engine import moves as m
 from ...engine.moves import IllegalMove, Move
-from ...store import DuplicateRequest, VersionConflict
 from .. import errors as e
 from ..model import commands, events
 from ..model.cache import apply_stored
@@ -22,7 +22,9 @@ from ..present import codec
 from ..present.views import STATUS
 from .context import Context, check_seat, request_id
 from .seats import check_current
+from .write import Done, save_table
 
+Answer = svc.SubmitMoveResponse
 SYSTEM_EVENTS = (events.HAND_SCORED, events.HAND_DEALT, events.TABLE_CLOSED)
 
 
@@ -41,29 +43,29 @@ async def submit_move(ctx: Context, request: svc.SubmitMoveRequest) -> svc.Submi
     if table is None or (expected is not None and expected > table.version):
         table, fresh = await ctx.cache.load(table_id), True
     check_seat(claim, table)
-    for _ in range(ctx.config.move_retries):
+
+    async def decided(table: TableState, fresh: bool) -> commands.Batch | Done[Answer]:
         try:
             check_current(claim, table)
-            batch = decide(ctx, table, seat, move, expected)
+            return decide(ctx, table, seat, move, expected)
         except e.ServiceError as err:
             if not fresh:
-                table, fresh = await ctx.cache.load(table_id), True
-                continue
-            return await _duplicate_or_raise(ctx, table_id, seat, rid, move, err)
-        try:
-            version = await ctx.store.append(
-                table_id, table.version, events.encode(batch.payloads, rid), ctx.clock()
-            )
-        except DuplicateRequest as dup:
-            return await first_answer(ctx, table_id, seat, dup.seq, move)
-        except VersionConflict:
-            table, fresh = await ctx.cache.load(table_id), True
-            continue
-        assert version == batch.table.version
-        await ctx.cache.appended(table.version, batch.table)
-        ctx.metrics.appended(table.variant.id, batch.payloads)
-        return answer(batch.table, batch.payloads, move)
-    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
+                raise
+            return Done(await _duplicate_or_raise(ctx, table_id, seat, rid, move, err))
+
+    async def duplicate(seq: int) -> Answer:
+        return await first_answer(ctx, table_id, seat, seq, move)
+
+    return await save_table(
+        ctx,
+        table_id,
+        decided,
+        lambda batch: answer(batch.table, batch.payloads, move),
+        request_id=rid,
+        table=table,
+        fresh=fresh,
+        on_duplicate=duplicate,
+    )
 
 
 def decide(

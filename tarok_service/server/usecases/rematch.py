@@ -10,7 +10,6 @@ import hmac
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from ...store import VersionConflict
 from .. import errors as e
 from ..model import events
 from ..model.commands import Batch
@@ -19,6 +18,7 @@ from . import autoplay as drive
 from . import lobby, seats
 from .context import Context
 from .create import TABLE_ID_BYTES
+from .write import Append, save_once
 
 
 def rematch_id(ctx: Context, table_id: str) -> str:
@@ -65,8 +65,11 @@ async def _create(ctx: Context, old: TableState, new_id: str) -> None:
         await lobby.list_table(ctx, new_id, created.variant, created.players)
     if drive.needs_driving(created, bot_seats):
         await drive.record_driven(ctx, new_id, created.variant, created.players)
-    try:
-        await ctx.store.append(new_id, 0, events.encode(batch.payloads), ctx.clock())
-    except VersionConflict:
-        return  # another seat's request created it first
-    ctx.metrics.table_created(created.variant)
+
+    async def saved(version: int) -> None:
+        ctx.metrics.table_created(created.variant)
+
+    async def lost() -> None:
+        return None  # another seat's request created it first
+
+    await save_once(ctx, new_id, Append(0, events.encode(batch.payloads), saved), lost)

@@ -12,9 +12,8 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ...bots import BOT_NAMES
-from ...store import VersionConflict
 from .. import errors as e
-from ..model import commands, events
+from ..model import commands
 from ..model.commands import Batch
 from ..model.fold import FINISHED, PLAYING, SEATING, TableState
 from . import autoplay as drive
@@ -22,6 +21,7 @@ from . import lobby
 from .context import Context
 from .limits import check_name
 from .tokens import Claim
+from .write import Done, save_table
 
 HAND_OVER_BOT = "heuristic"
 
@@ -51,19 +51,22 @@ def _seat_of(ctx: Context, token: str) -> Claim:
 async def leave(ctx: Context, request: svc.LeaveTableRequest) -> svc.LeaveTableResponse:
     """Free the token's seat before play starts (leaving twice is the same as once)."""
     claim = _seat_of(ctx, request.token)
-    for _ in range(ctx.config.move_retries):
-        table = await ctx.cache.load(claim.table_id)
+    seat = claim.seat
+    assert seat is not None
+
+    async def decide(table: TableState, fresh: bool) -> Batch | Done[svc.LeaveTableResponse]:
         check_current(claim, table)
-        assert claim.seat is not None
-        if table.seats[claim.seat] is None:
-            return svc.LeaveTableResponse(version=table.version)
+        if table.seats[seat] is None:
+            return Done(svc.LeaveTableResponse(version=table.version))
         if table.status != SEATING:
             raise e.precondition(e.TABLE_STARTED, "play has started: the seat cannot be left")
         batch = Batch(table)
-        batch.add(ev.PlayerLeft(seat=claim.seat))
-        if await _append(ctx, table, batch):
-            return svc.LeaveTableResponse(version=batch.table.version)
-    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
+        batch.add(ev.PlayerLeft(seat=seat))
+        return batch
+
+    return await save_table(
+        ctx, claim.table_id, decide, lambda b: svc.LeaveTableResponse(version=b.table.version)
+    )
 
 
 async def rejoin(ctx: Context, request: svc.RejoinTableRequest) -> tuple[TableState, int]:
@@ -72,8 +75,8 @@ async def rejoin(ctx: Context, request: svc.RejoinTableRequest) -> tuple[TableSt
     name = check_name(request.name)
     seat = claim.seat
     assert seat is not None
-    for _ in range(ctx.config.move_retries):
-        table = await ctx.cache.load(claim.table_id)
+
+    async def decide(table: TableState, fresh: bool) -> Batch:
         check_current(claim, table)
         if table.status == FINISHED:
             raise e.precondition(e.TABLE_FINISHED, "the table has finished")
@@ -85,9 +88,9 @@ async def rejoin(ctx: Context, request: svc.RejoinTableRequest) -> tuple[TableSt
         else:
             batch = Batch(table)
             batch.add(ev.PlayerSeated(seat=seat, name=name or held))
-        if await _append(ctx, table, batch):
-            return batch.table, seat
-    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
+        return batch
+
+    return await save_table(ctx, claim.table_id, decide, lambda b: (b.table, seat))
 
 
 async def hand_to_bot(ctx: Context, request: svc.HandSeatToBotRequest) -> svc.HandSeatToBotResponse:
@@ -96,33 +99,24 @@ async def hand_to_bot(ctx: Context, request: svc.HandSeatToBotRequest) -> svc.Ha
     kind = request.bot or HAND_OVER_BOT
     if kind not in BOT_NAMES:
         raise e.invalid("bot", f"bot must be one of {', '.join(BOT_NAMES)}")
-    assert claim.seat is not None
-    for _ in range(ctx.config.move_retries):
-        table = await ctx.cache.load(claim.table_id)
+    seat = claim.seat
+    assert seat is not None
+
+    async def decide(table: TableState, fresh: bool) -> Batch | Done[svc.HandSeatToBotResponse]:
         check_current(claim, table)
         if table.status == FINISHED:
             raise e.precondition(e.TABLE_FINISHED, "the table has finished")
         if table.status != PLAYING:
             raise e.precondition(e.TABLE_NOT_STARTED, "a seat is handed to a bot during play")
-        if table.bots[claim.seat] == kind:
-            return svc.HandSeatToBotResponse(version=table.version)
+        if table.bots[seat] == kind:
+            return Done(svc.HandSeatToBotResponse(version=table.version))
         if table.tournament_id:
             raise e.precondition(e.TABLE_STARTED, "tournament seats are not handed to bots")
         await drive.record_driven(ctx, table.table_id, table.variant.id, table.players)
         batch = Batch(table)
-        batch.add(ev.SeatHandedToBot(seat=claim.seat, bot=kind))
-        if await _append(ctx, table, batch):
-            return svc.HandSeatToBotResponse(version=batch.table.version)
-    raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table is too busy: try again")
+        batch.add(ev.SeatHandedToBot(seat=seat, bot=kind))
+        return batch
 
-
-async def _append(ctx: Context, table: TableState, batch: Batch) -> bool:
-    try:
-        await ctx.store.append(
-            table.table_id, table.version, events.encode(batch.payloads), ctx.clock()
-        )
-    except VersionConflict:
-        return False
-    ctx.cache.put(batch.table)
-    ctx.metrics.appended(table.variant.id, batch.payloads)
-    return True
+    return await save_table(
+        ctx, claim.table_id, decide, lambda b: svc.HandSeatToBotResponse(version=b.table.version)
+    )
