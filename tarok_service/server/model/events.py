@@ -10,16 +10,32 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 
 from ...store import NewEvent, StoredEvent
 
-TABLE_CREATED = "tarok.v1.TableCreated"
-PLAYER_SEATED = "tarok.v1.PlayerSeated"
-HAND_DEALT = "tarok.v1.HandDealt"
-MOVE_MADE = "tarok.v1.MoveMade"
-HAND_SCORED = "tarok.v1.HandScored"
-TABLE_CLOSED = "tarok.v1.TableClosed"
-TIMED_OUT = "tarok.v1.TimedOut"
-PLAYER_LEFT = "tarok.v1.PlayerLeft"
-SEAT_HANDED_TO_BOT = "tarok.v1.SeatHandedToBot"
 
+def _body() -> list[tuple[str, str, type[Message]]]:
+    """(type name, oneof field, message class) of each message of `Event.body`: the event
+    types of a table's log are registered once, in events.proto, and read from there."""
+    out = []
+    for field in ev.Event.DESCRIPTOR.oneofs_by_name["body"].fields:
+        message = field.message_type
+        assert message is not None
+        out.append((message.full_name, field.name, getattr(ev, message.name)))
+    return out
+
+
+CLASSES: dict[str, type[Message]] = {name: cls for name, _, cls in _body()}
+FIELDS: dict[str, str] = {name: field for name, field, _ in _body()}
+
+TABLE_CREATED = ev.TableCreated.DESCRIPTOR.full_name
+PLAYER_SEATED = ev.PlayerSeated.DESCRIPTOR.full_name
+HAND_DEALT = ev.HandDealt.DESCRIPTOR.full_name
+MOVE_MADE = ev.MoveMade.DESCRIPTOR.full_name
+HAND_SCORED = ev.HandScored.DESCRIPTOR.full_name
+TABLE_CLOSED = ev.TableClosed.DESCRIPTOR.full_name
+TIMED_OUT = ev.TimedOut.DESCRIPTOR.full_name
+PLAYER_LEFT = ev.PlayerLeft.DESCRIPTOR.full_name
+SEAT_HANDED_TO_BOT = ev.SeatHandedToBot.DESCRIPTOR.full_name
+
+# The payload type for the type checker (a test holds it equal to CLASSES).
 Payload = (
     ev.TableCreated
     | ev.PlayerSeated
@@ -31,29 +47,6 @@ Payload = (
     | ev.PlayerLeft
     | ev.SeatHandedToBot
 )
-
-CLASSES: dict[str, type[Message]] = {
-    TABLE_CREATED: ev.TableCreated,
-    PLAYER_SEATED: ev.PlayerSeated,
-    HAND_DEALT: ev.HandDealt,
-    MOVE_MADE: ev.MoveMade,
-    HAND_SCORED: ev.HandScored,
-    TABLE_CLOSED: ev.TableClosed,
-    TIMED_OUT: ev.TimedOut,
-    PLAYER_LEFT: ev.PlayerLeft,
-    SEAT_HANDED_TO_BOT: ev.SeatHandedToBot,
-}
-FIELDS = {
-    TABLE_CREATED: "table_created",
-    PLAYER_SEATED: "player_seated",
-    HAND_DEALT: "hand_dealt",
-    MOVE_MADE: "move_made",
-    HAND_SCORED: "hand_scored",
-    TABLE_CLOSED: "table_closed",
-    TIMED_OUT: "timed_out",
-    PLAYER_LEFT: "player_left",
-    SEAT_HANDED_TO_BOT: "seat_handed_to_bot",
-}
 
 # The schema version each event type is written with today. Raise it when the meaning of a
 # recorded field changes, and register an upcaster from the old version in UPCASTERS.

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -112,40 +112,11 @@ def fold(
     table: TableState | None, table_id: str, version: int, payload: events.Payload
 ) -> TableState:
     """The table after one more event; ReplayMismatch when a recorded fact does not re-derive."""
-    if isinstance(payload, ev.TableCreated):
-        if table is not None:
-            raise e.ReplayMismatch(table_id, version, "a second TableCreated")
-        return created(table_id, version, payload)
     if table is None:
+        if isinstance(payload, ev.TableCreated):
+            return created(table_id, version, payload)
         raise e.ReplayMismatch(table_id, version, "an event before TableCreated")
-    if isinstance(payload, ev.PlayerSeated):
-        seats, bots, taken = list(table.seats), list(table.bots), list(table.generations)
-        seats[payload.seat], bots[payload.seat] = payload.name, payload.bot
-        taken[payload.seat] += 1
-        return replace(
-            table, version=version, seats=tuple(seats), bots=tuple(bots), generations=tuple(taken)
-        )
-    if isinstance(payload, ev.SeatHandedToBot):
-        if table.status != PLAYING or table.seats[payload.seat] is None:
-            raise e.ReplayMismatch(table_id, version, "a seat handed to a bot")
-        bots = list(table.bots)
-        bots[payload.seat] = payload.bot
-        return replace(table, version=version, bots=tuple(bots))
-    if isinstance(payload, ev.PlayerLeft):
-        if table.status != SEATING or table.seats[payload.seat] is None:
-            raise e.ReplayMismatch(table_id, version, "a seat left")
-        seats = list(table.seats)
-        seats[payload.seat] = None
-        return replace(table, version=version, seats=tuple(seats))
-    if isinstance(payload, ev.HandDealt):
-        return _dealt(table, version, payload)
-    if isinstance(payload, ev.MoveMade):
-        return fold_move(table, version, payload, None)
-    if isinstance(payload, ev.HandScored):
-        return _scored(table, version, payload)
-    if isinstance(payload, ev.TimedOut):
-        return _timed_out(table, version, payload)
-    return _closed(table, version, payload)
+    return FOLDS[type(payload)](table, version, payload)
 
 
 def fold_all(
@@ -168,6 +139,39 @@ def fold_all(
         table = table.after_move(items[end - 1][0], hand, _deadline(run[-1]))
         i = end
     return table
+
+
+def _seated(table: TableState, version: int, payload: ev.PlayerSeated) -> TableState:
+    seats, bots, taken = list(table.seats), list(table.bots), list(table.generations)
+    seats[payload.seat], bots[payload.seat] = payload.name, payload.bot
+    taken[payload.seat] += 1
+    return replace(
+        table, version=version, seats=tuple(seats), bots=tuple(bots), generations=tuple(taken)
+    )
+
+
+def _handed_to_bot(table: TableState, version: int, payload: ev.SeatHandedToBot) -> TableState:
+    if table.status != PLAYING or table.seats[payload.seat] is None:
+        raise e.ReplayMismatch(table.table_id, version, "a seat handed to a bot")
+    bots = list(table.bots)
+    bots[payload.seat] = payload.bot
+    return replace(table, version=version, bots=tuple(bots))
+
+
+def _left(table: TableState, version: int, payload: ev.PlayerLeft) -> TableState:
+    if table.status != SEATING or table.seats[payload.seat] is None:
+        raise e.ReplayMismatch(table.table_id, version, "a seat left")
+    seats = list(table.seats)
+    seats[payload.seat] = None
+    return replace(table, version=version, seats=tuple(seats))
+
+
+def _second_created(table: TableState, version: int, payload: ev.TableCreated) -> TableState:
+    raise e.ReplayMismatch(table.table_id, version, "a second TableCreated")
+
+
+def _moved(table: TableState, version: int, payload: ev.MoveMade) -> TableState:
+    return fold_move(table, version, payload, None)
 
 
 def _dealt(table: TableState, version: int, payload: ev.HandDealt) -> TableState:
@@ -338,3 +342,19 @@ def _closed_as_recorded(table: TableState, version: int, payload: ev.TableClosed
         table.match, totals=after, radelci=tuple(payload.radelci), pot=payload.pot, settled=settled
     )
     return replace(table, version=version, match=match, status=FINISHED)
+
+
+# How each event type changes a table that exists: one entry per type of the `Event` oneof
+# (`events.CLASSES`), checked below, so a new event type cannot be forgotten here.
+FOLDS: dict[type[Any], Callable[[TableState, int, Any], TableState]] = {
+    ev.TableCreated: _second_created,
+    ev.PlayerSeated: _seated,
+    ev.SeatHandedToBot: _handed_to_bot,
+    ev.PlayerLeft: _left,
+    ev.HandDealt: _dealt,
+    ev.MoveMade: _moved,
+    ev.HandScored: _scored,
+    ev.TimedOut: _timed_out,
+    ev.TableClosed: _closed,
+}
+assert set(FOLDS) == set(events.CLASSES.values()), "every event type needs its fold"

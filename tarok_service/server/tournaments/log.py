@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import get_args
 
 from google.protobuf.message import Message
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
@@ -35,22 +36,8 @@ Body = (
     | tm.EntrantCheckedIn
     | tm.TournamentPaused
 )
-CLASSES: dict[str, type[Message]] = {
-    cls.DESCRIPTOR.name: cls
-    for cls in (
-        tm.TournamentCreated,
-        tm.GameStarted,
-        tm.GameFinished,
-        tm.EntrantForfeited,
-        tm.TournamentFinished,
-        tm.TournamentListed,
-        tm.TournamentEnded,
-        tm.RatingsRecorded,
-        tm.TournamentCancelled,
-        tm.EntrantCheckedIn,
-        tm.TournamentPaused,
-    )
-}
+# Every entry type of a tournament's log, by name: the members of `Body`, listed once.
+CLASSES: dict[str, type[Message]] = {cls.DESCRIPTOR.name: cls for cls in get_args(Body)}
 
 
 def ratings_log(variant: str) -> str:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
-from ...bots import BOT_NAMES
 from ...bots.configured import entrant_bot
 from ...engine.options import OptionError
 from ...variants.registry import find_variant
 from .. import errors as e
+from ..usecases.botseats import check_bot
 from ..usecases.limits import check_name
 from .log import schedule_of
 
@@ -90,8 +90,8 @@ def _entrants(spec: tm.TournamentSpec) -> None:
     names: set[str] = set()
     for i, entrant in enumerate(spec.entrants):
         field = f"spec.entrants[{i}]"
-        if entrant.bot and entrant.bot not in BOT_NAMES:
-            raise e.invalid(f"{field}.bot", f"unknown bot {entrant.bot!r}; known: {BOT_NAMES}")
+        if entrant.bot:
+            check_bot(f"{field}.bot", entrant.bot)
         _bot_options(entrant, field)
         name = check_name(entrant.name, f"{field}.name")
         entrant.name = name or f"{entrant.bot or 'remote'}-{i + 1}"

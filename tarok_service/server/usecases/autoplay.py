@@ -28,12 +28,12 @@ from ..model.commands import Batch
 from ..model.events import timestamp
 from ..model.fold import FINISHED, PLAYING, TableState
 from . import botturns
+from .botseats import TAKEOVER_BOT
 from .context import Context
 from .write import record_once
 
 DRIVEN = "driven-tables"
 DRIVEN_TYPE = "TableDriven"
-TAKEOVER_BOT = "heuristic"
 POLL_SECONDS = 2.0
 APPEND_RETRIES = 32
 log = structlog.get_logger("tarok.tables")

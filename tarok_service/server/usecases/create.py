@@ -11,7 +11,6 @@ from typing import Any
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from ...bots import BOT_NAMES
 from ...engine.options import OptionError
 from ...engine.variant import Variant
 from ...variants.registry import find_variant
@@ -21,13 +20,13 @@ from ..model.commands import Batch, Shuffler
 from ..model.fold import fold
 from . import autoplay as drive
 from . import lobby
+from .botseats import check_bot, shown_name
 from .context import Context, request_id
 from .limits import MAX_DISPLAY_NAME, MAX_ID, check_options, check_text
 from .write import Append, save_once
 
 MAX_TIME_PER_MOVE = 24 * 3600.0
 TABLE_ID_BYTES = 9
-BOT_NAMES_SHOWN = {"random": "Random bot", "heuristic": "Heuristic bot", "pimc": "PIMC bot"}
 
 
 def describe(created: ev.TableCreated, request: svc.CreateTableRequest) -> None:
@@ -59,8 +58,7 @@ def describe(created: ev.TableCreated, request: svc.CreateTableRequest) -> None:
     for i, bot in enumerate(request.bots):
         if not 0 <= bot.seat < created.players or bot.seat in seats:
             raise e.invalid(f"bots[{i}].seat", "each bot needs its own seat of the table")
-        if bot.bot not in BOT_NAMES:
-            raise e.invalid(f"bots[{i}].bot", f"bot must be one of {', '.join(BOT_NAMES)}")
+        check_bot(f"bots[{i}].bot", bot.bot)
         seats.add(bot.seat)
 
 
@@ -81,7 +79,7 @@ def creation_batch(
     batch = Batch(fold(None, table_id, 1, created), [created])
     for bot in sorted(request.bots, key=lambda b: b.seat):
         batch.add(
-            ev.PlayerSeated(seat=bot.seat, name=BOT_NAMES_SHOWN.get(bot.bot, bot.bot), bot=bot.bot)
+            ev.PlayerSeated(seat=bot.seat, name=shown_name(bot.bot), bot=bot.bot)
         )
     if request.bots and not batch.table.free_seats():
         commands.deal_next(batch, shuffle)

@@ -11,19 +11,17 @@ from __future__ import annotations
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from ...bots import BOT_NAMES
 from .. import errors as e
 from ..model import commands
 from ..model.commands import Batch
 from ..model.fold import FINISHED, PLAYING, SEATING, TableState
 from . import autoplay as drive
 from . import lobby
+from .botseats import TAKEOVER_BOT, check_bot
 from .context import Context
 from .limits import check_name
 from .tokens import Claim
 from .write import Done, save_table
-
-HAND_OVER_BOT = "heuristic"
 
 
 def check_current(claim: Claim, table: TableState) -> None:
@@ -96,9 +94,7 @@ async def rejoin(ctx: Context, request: svc.RejoinTableRequest) -> tuple[TableSt
 async def hand_to_bot(ctx: Context, request: svc.HandSeatToBotRequest) -> svc.HandSeatToBotResponse:
     """Let a built-in bot play the token's seat during play (RejoinTable takes it back)."""
     claim = _seat_of(ctx, request.token)
-    kind = request.bot or HAND_OVER_BOT
-    if kind not in BOT_NAMES:
-        raise e.invalid("bot", f"bot must be one of {', '.join(BOT_NAMES)}")
+    kind = check_bot("bot", request.bot or TAKEOVER_BOT)
     seat = claim.seat
     assert seat is not None
 
