@@ -12,7 +12,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import views_pb2
 
 from tarok_service.server.config import ServerConfig
-from tarok_service.server.usecases import fanout
+from tarok_service.server.usecases import fanout, watch_fastpath
 from tarok_service.server.usecases.app import TarokApp
 from tarok_service.server.usecases.watch import Follower
 from tarok_service.store import open_store
@@ -172,8 +172,8 @@ def test_shared_serializer_serialises_a_shared_object_once() -> None:
         calls.append(message)
         return bytes(message.SerializeToString())
 
-    shared = fanout.SharedSerializer(serialize)
-    a = fanout.share(svc.WatchTableResponse(heartbeat=svc.Heartbeat(version=3)))
+    shared = watch_fastpath.SharedSerializer(serialize)
+    a = watch_fastpath.share(svc.WatchTableResponse(heartbeat=svc.Heartbeat(version=3)))
     assert shared(a) == shared(a) == a.SerializeToString()
     assert calls == [a]
     plain = svc.WatchTableResponse(heartbeat=svc.Heartbeat(version=4))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from tarok_service.server import errors as e
@@ -81,3 +83,26 @@ def test_context_claim_remembers_only_the_same_token_until_it_expires() -> None:
 )
 def test_shown_quotes_client_input_safely(text: str, expected: str) -> None:
     assert e.shown(text) == expected
+
+
+def test_the_claim_fastpath_agrees_with_the_verified_claim() -> None:
+    """`claim` (the last claim remembered) answers what `verified_claim` answers, call after
+    call, for the same token, other tokens, a forged one, and past expiry."""
+    now = [NOW]
+    ctx = Context(open_store("memory:"), ServerConfig(secret=b"k"), clock=lambda: now[0])
+    seat_token, expires = ctx.tokens.issue("abc", 2, NOW)
+    other, _ = ctx.tokens.issue("xyz", None, NOW)
+    forged = seat_token[:-1] + ("A" if seat_token[-1] != "A" else "B")
+    calls = [seat_token, seat_token, other, seat_token, forged, seat_token, "x" * 600]
+
+    def outcome(ask: Callable[[str], object], token: str) -> object:
+        try:
+            return ask(token)
+        except e.ServiceError as err:
+            return err.reason
+
+    for moment in (NOW, expires - 1, expires):
+        now[0] = moment
+        for token in calls:
+            fast = outcome(ctx.claim, token)
+            assert fast == outcome(lambda t: ctx.verified_claim(t, now[0]), token), token

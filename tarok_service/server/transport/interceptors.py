@@ -9,6 +9,7 @@ import grpc
 import structlog
 
 from ..usecases.context import Context
+from ..usecases.watch_fastpath import SharedSerializer
 from .grpc_status import safe_deserializer
 from .observe import observed
 
@@ -58,6 +59,9 @@ class CallHook(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         if method.startswith(OWN_SERVICES):
             guarded = safe_deserializer(handler.request_deserializer)
             handler = handler._replace(request_deserializer=guarded)  # type: ignore[attr-defined]
+        if handler.unary_stream is not None and handler.response_serializer is not None:
+            shared = SharedSerializer(handler.response_serializer)
+            handler = handler._replace(response_serializer=shared)  # type: ignore[attr-defined]
         return handler if self.ctx is None else observed(handler, method, self.ctx)
 
 

@@ -31,7 +31,6 @@ from .. import errors as e
 from ..ops.accesslog import ACCESS_LOG
 from ..ops.logconf import request_context
 from ..usecases.context import Context
-from ..usecases.fanout import SharedSerializer
 from ..usecases.limits import log_text
 
 log = structlog.get_logger("tarok.server")
@@ -116,20 +115,12 @@ def observed(
     if handler.unary_unary is not None:
         return handler._replace(unary_unary=_unary(obs, handler.unary_unary))  # type: ignore[attr-defined,no-any-return]
     if handler.unary_stream is not None:
-        return handler._replace(  # type: ignore[attr-defined,no-any-return]
-            unary_stream=_streaming(obs, handler.unary_stream),
-            response_serializer=_shared(handler.response_serializer),
-        )
+        return handler._replace(unary_stream=_streaming(obs, handler.unary_stream))  # type: ignore[attr-defined,no-any-return]
     if handler.stream_unary is not None:
         return handler._replace(stream_unary=_unary(obs, handler.stream_unary))  # type: ignore[attr-defined,no-any-return]
     if handler.stream_stream is not None:
         return handler._replace(stream_stream=_streaming(obs, handler.stream_stream))  # type: ignore[attr-defined,no-any-return]
     return handler
-
-
-def _shared(serializer: Callable[[Any], bytes] | None) -> Callable[[Any], bytes] | None:
-    """A stream's serializer that serialises a message sent to many streams only once."""
-    return None if serializer is None else SharedSerializer(serializer)
 
 
 def _unary(obs: Observer, inner: Callable[..., Any]) -> Callable[..., Any]:

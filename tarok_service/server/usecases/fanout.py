@@ -3,9 +3,9 @@
 A `Feed` waits for a table's changes, reads each new event from the store once, folds it
 once, filters it once per distinct audience (each seat that watches, and spectators) and
 builds each distinct response message once; every watcher of that audience gets the same
-message object, marked with `share`, which `SharedSerializer` then serialises once for
-all their streams (unshared messages are serialised as usual). Views
-(for watchers that asked for them) are built once per audience after each batch, and
+message object, marked with `share`, which the streams' serializer (`watch_fastpath`) then
+serialises once for all of them (unshared messages are serialised as usual). Views (for
+watchers that asked for them) are built once per audience after each batch, and
 heartbeats once per idle interval for everyone. The feed hands the messages out `CHUNK`
 watchers at a time and lets the event loop run other calls in between, so a move made
 while a thousand streams are being written waits for one chunk, not for all of them; each
@@ -24,10 +24,7 @@ server shutdown ends them cleanly.
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections import OrderedDict, deque
-from collections.abc import Callable
-from typing import Any
+from collections import deque
 
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
@@ -37,9 +34,9 @@ from ..model.fold import FINISHED, TableState, fold
 from ..present.i18n import Labels
 from ..present.views import filter_event, table_view
 from .context import Context
+from .watch_fastpath import share
 
 MAX_QUEUED = 2_000  # messages a watcher may fall behind before it catches up on its own
-SERIALIZED_CACHE = 1024  # shared messages remembered for serialising once
 CHUNK = 16  # watchers handed their messages before the feed lets other calls run
 PACE = 16  # live watch messages written per round of the event loop, all streams together
 
@@ -291,33 +288,3 @@ class Feeds:
     def forget(self, feed: Feed) -> None:
         if self._feeds.get(feed.table.table_id) is feed:
             del self._feeds[feed.table.table_id]
-
-
-class SharedSerializer:
-    """A stream's response serializer: a message the feed shared (`share`) is serialised once
-    however many streams send it; any other message is serialised as usual."""
-
-    def __init__(self, serialize: Callable[[Any], bytes]) -> None:
-        self._serialize = serialize
-
-    def __call__(self, message: Any) -> bytes:
-        entry = _SHARED.get(id(message))  # one lookup is atomic: no lock on this path
-        if entry is None or entry[0] is not message:
-            return self._serialize(message)
-        data: bytes | None = entry[1]
-        if data is None:
-            data = entry[1] = self._serialize(message)
-        return data
-
-
-_SHARED: OrderedDict[int, list[Any]] = OrderedDict()  # id -> [message, its bytes or None]
-_SHARED_LOCK = threading.Lock()  # servers on several threads (tests) share the registry
-
-
-def share(message: svc.WatchTableResponse) -> svc.WatchTableResponse:
-    """Mark `message` as sent unchanged to many streams (it must never be mutated again)."""
-    with _SHARED_LOCK:
-        _SHARED[id(message)] = [message, None]  # holding it keeps its id unique
-        while len(_SHARED) > SERIALIZED_CACHE:
-            _SHARED.popitem(last=False)
-    return message
