@@ -2,7 +2,7 @@
 
 A cached table is brought up to date by reading only the events newer than its version,
 so the cost of a refresh does not grow with the table's length. A table that is not cached
-is loaded from its latest snapshot (`checkpoint.py`) and the events after it, with the
+is loaded from its latest snapshot (`snapshots.py`) and the events after it, with the
 replay run on a worker thread so that a cold load never holds up the event loop.
 """
 
@@ -19,8 +19,7 @@ from tarok_proto.tarok.v1 import events_pb2 as ev
 from ...store import EventStore, StoredEvent
 from .. import errors as e
 from ..ops.metrics import Metrics
-from . import events
-from . import snapshots as checkpoint
+from . import events, snapshots
 from .fold import FINISHED, TableState, fold, fold_all
 
 logger = structlog.get_logger("tarok.cache")
@@ -164,10 +163,10 @@ def _from_snapshot(
     if (
         not isinstance(scored, ev.HandScored)
         or rest[0].seq != snapshot.seq
-        or not checkpoint.usable(snapshot, scored, start.players)
+        or not snapshots.usable(snapshot, scored, start.players)
     ):
         return None
-    return apply_stored(checkpoint.restore(start, snapshot), created.table_id, rest[1:])
+    return apply_stored(snapshots.restore(start, snapshot), created.table_id, rest[1:])
 
 
 def apply_stored(

@@ -21,8 +21,7 @@ from ...engine.state import HandState, evolve
 from ...engine.variant import Variant
 from ...variants.registry import find_variant
 from .. import errors as e
-from . import events, recorded, wire
-from . import snapshots as checkpoint
+from . import events, recorded, snapshots, wire
 
 SEATING, PLAYING, FINISHED = "seating", "playing", "finished"
 
@@ -300,7 +299,7 @@ def _hand_over(
         hand_done=True,
         last_settled=match.settled,
     )
-    return evolve(over, checkpoint=checkpoint.snapshot_of(over))
+    return evolve(over, checkpoint=snapshots.snapshot_of(over))
 
 
 def closed_payload(match: MatchState) -> ev.TableClosed:

@@ -18,8 +18,7 @@ from ..model.fold import TableState
 from ..present import codec
 from ..present.i18n import Labels, SeatLocales, negotiate
 from ..present.views import table_view
-from . import create, fanout, join, lobby, moves, rematch, seats
-from . import watch as logs
+from . import create, fanout, join, lobby, moves, rematch, seats, watch
 from .context import Context, check_seat
 
 __all__ = ["TarokApp"]
@@ -30,7 +29,7 @@ class TarokApp:
 
     def __init__(self, store: EventStore, config: ServerConfig, ctx: Context | None = None) -> None:
         self.ctx = ctx or Context(store, config)
-        self.slots = logs.WatcherSlots(config.max_watchers, config.max_watchers_per_principal)
+        self.slots = watch.WatcherSlots(config.max_watchers, config.max_watchers_per_principal)
         self.feeds = fanout.Feeds(self.ctx)
         self.ctx.metrics.watch_streams.set_function(lambda: self.slots.open)
         self._variants: dict[str | None, svc.ListVariantsResponse] = {}
@@ -127,9 +126,9 @@ class TarokApp:
         self, request: svc.WatchTableRequest, peer: str = ""
     ) -> AsyncIterator[svc.WatchTableResponse]:
         """`peer`: the client's address (limits per caller), empty when unknown."""
-        return logs.watch(self.ctx, self.slots, request, self.feeds, self.labels, peer)
+        return watch.watch(self.ctx, self.slots, request, self.feeds, self.labels, peer)
 
     async def get_table_log(
         self, request: svc.GetTableLogRequest, peer: str = ""
     ) -> svc.GetTableLogResponse:
-        return await logs.get_log(self.ctx, request, peer)
+        return await watch.get_log(self.ctx, request, peer)

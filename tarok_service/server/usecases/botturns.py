@@ -1,6 +1,6 @@
 """Bot turns on a table: the moves of the seats the server plays (built-in bots, forfeited
 entrants) decided in-process from the seats' views, many moves per append, and the append at
-the decided-on version. Free tables (`drive.py`) and tournament tables use this same code.
+the decided-on version. Free tables (`autoplay.py`) and tournament tables use this same code.
 
 Every change is an append at the table's version: when another replica got there first the
 append fails and the caller decides again on the newer state, so replicas may all drive.

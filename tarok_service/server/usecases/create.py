@@ -18,8 +18,7 @@ from .. import errors as e
 from ..model import commands, events
 from ..model.commands import Batch, Shuffler
 from ..model.fold import fold
-from . import autoplay as drive
-from . import lobby
+from . import autoplay, lobby
 from .botseats import check_bot, shown_name
 from .context import Context, request_id
 from .limits import MAX_DISPLAY_NAME, MAX_ID, check_options, check_text
@@ -121,8 +120,8 @@ async def create_table(ctx: Context, request: svc.CreateTableRequest) -> svc.Cre
     batch = creation_batch(table_id, created, request, now, ctx.shuffle)
     if not created.private:
         await lobby.list_table(ctx, table_id, variant.id, created.players)
-    if drive.needs_driving(created, len(request.bots)):
-        await drive.record_driven(ctx, table_id, variant.id, created.players)
+    if autoplay.needs_driving(created, len(request.bots)):
+        await autoplay.record_driven(ctx, table_id, variant.id, created.players)
 
     async def saved(version: int) -> svc.CreateTableResponse:
         ctx.metrics.table_created(variant.id)

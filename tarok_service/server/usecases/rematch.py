@@ -14,8 +14,7 @@ from .. import errors as e
 from ..model import events
 from ..model.commands import Batch
 from ..model.fold import FINISHED, TableState, fold
-from . import autoplay as drive
-from . import lobby, seats
+from . import autoplay, lobby, seats
 from .context import Context
 from .create import TABLE_ID_BYTES
 from .write import Append, save_once
@@ -63,8 +62,8 @@ async def _create(ctx: Context, old: TableState, new_id: str) -> None:
     bot_seats = len(bots)
     if not created.private:
         await lobby.list_table(ctx, new_id, created.variant, created.players)
-    if drive.needs_driving(created, bot_seats):
-        await drive.record_driven(ctx, new_id, created.variant, created.players)
+    if autoplay.needs_driving(created, bot_seats):
+        await autoplay.record_driven(ctx, new_id, created.variant, created.players)
 
     async def saved(version: int) -> None:
         ctx.metrics.table_created(created.variant)

@@ -15,8 +15,7 @@ from .. import errors as e
 from ..model import commands
 from ..model.commands import Batch
 from ..model.fold import FINISHED, PLAYING, SEATING, TableState
-from . import autoplay as drive
-from . import lobby
+from . import autoplay, lobby
 from .botseats import TAKEOVER_BOT, check_bot
 from .context import Context
 from .limits import check_name
@@ -108,7 +107,7 @@ async def hand_to_bot(ctx: Context, request: svc.HandSeatToBotRequest) -> svc.Ha
             return Done(svc.HandSeatToBotResponse(version=table.version))
         if table.tournament_id:
             raise e.precondition(e.TABLE_STARTED, "tournament seats are not handed to bots")
-        await drive.record_driven(ctx, table.table_id, table.variant.id, table.players)
+        await autoplay.record_driven(ctx, table.table_id, table.variant.id, table.players)
         batch = Batch(table)
         batch.add(ev.SeatHandedToBot(seat=seat, bot=kind))
         return batch
