@@ -1,2 +1,2 @@
-"""The table model: a table folded from its log, the commands that extend it, snapshots, the
-cache of folded tables, the fan-out to watchers and the turns bots take."""
+"""The table model: a table folded from its log, the commands that extend it, the event
+types, snapshots and the cache of folded tables. No use case, no presentation."""
