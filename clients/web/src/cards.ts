@@ -68,6 +68,7 @@ export function cardFace(card: Card, onPlay?: () => void, small = false): HTMLEl
   const back = backColour(card);
   const cls = ["card", kind, small ? "small" : "", back ? `back-${back}` : ""].join(" ").trim();
   const face = [
+    // a long name ("Bagatt", "Mor 1") wraps inside the card rather than being cut
     h("span", { class: rankText(card).length >= 5 ? "corner long" : "corner" }, rankText(card)),
     h("span", { class: "pip" }, suit?.glyph ?? (card.suit === "T" ? "✦" : "★")),
   ];
