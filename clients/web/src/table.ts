@@ -205,7 +205,7 @@ class TablePage {
       { class: "bar" },
       h("a", { class: "link", href: "#/", onclick: (e: Event) => { e.preventDefault(); this.back(); } }, `← ${t("lobby")}`),
       h("h1", {}, view.displayName || this.variant),
-      h("span", { class: "muted" }, this.variant),
+      view.displayName ? h("span", { class: "muted" }, this.variant) : null,
       h("span", { class: "muted", "data-testid": "table-id", title: t("table_id") }, view.tableId),
       h("span", { "data-testid": "status", "data-status": TableStatus[view.status], class: "status" }, status),
       h("span", { class: this.online ? "online" : "offline", "data-testid": "connection", "data-online": String(this.online) },
