@@ -303,6 +303,59 @@ describe("the web table in Chromium", { skip }, () => {
     });
   }
 
+  test("the declarer is told how many cards are still to lay away", async () => {
+    // Where a deal puts each position of the card order: a bot table dealt the deck in order.
+    interface Deck { variants: { id: string; rules: { deck: Card[] }[] }[] }
+    const deck = (await call<Deck>("ListVariants", {})).variants.find((v) => v.id === "slovenian")?.rules[0]?.deck ?? [];
+    const identity = deck.map((c) => c.code);
+    const bots = (kind: string, seats: number[]) => seats.map((seat) => ({ seat, bot: kind }));
+    const probe = await call<{ tableId: string }>("CreateTable", {
+      variant: "slovenian", players: 4, hands: 1, bots: bots("random", [0, 1, 2, 3]), presetDeals: [{ cards: identity }] });
+    let dealt: { cards: { code: string }[] }[] = [];
+    for (let i = 0; i < 600 && dealt.length === 0; i++) {
+      const log = await tableLog(probe.tableId);
+      if (log.complete) dealt = (log.events as { handDealt?: { hands: typeof dealt } }[]).find((e) => e.handDealt)?.handDealt?.hands ?? [];
+      else await new Promise((r) => setImmediate(r));
+    }
+    const at = (seat: number): number[] => (dealt[seat]?.cards ?? []).map((c) => identity.indexOf(c.code));
+    // Seat 1 (the person) gets the twelve highest taroks; each bot one low tarok and the rest.
+    const order = [...identity];
+    const strong = identity.filter((c) => /^T\d+$/.test(c)).slice(-12);
+    const rest = identity.filter((c) => !strong.includes(c));
+    at(0).forEach((position, i) => { order[position] = strong[i] ?? ""; });
+    const others = [...at(1), ...at(2), ...at(3)].sort((a, b) => a - b);
+    const talon = identity.map((_, i) => i).filter((i) => !at(0).includes(i) && !others.includes(i));
+    [at(1)[0], at(2)[0], at(3)[0], ...others.filter((i) => ![at(1)[0], at(2)[0], at(3)[0]].includes(i)), ...talon]
+      .forEach((position, i) => { if (position !== undefined) order[position] = rest[i] ?? ""; });
+    assert.deepEqual([...order].sort(), [...identity].sort(), "a whole deck");
+    const { tableId } = await call<{ tableId: string }>("CreateTable", {
+      variant: "slovenian", players: 4, hands: 1, bots: bots("heuristic", [1, 2, 3]), presetDeals: [{ cards: order }] });
+
+    const page = await newPage();
+    await page.fill('input[name="name"]', "Dora");
+    await page.fill('input[name="table"]', tableId);
+    await page.fill('input[name="seat"]', "1");
+    await page.locator('form button[type="submit"]').last().click();
+    await page.getByTestId("table-id").waitFor({ timeout: 30_000 });
+    // Bid the first game offered, take the first talon group, then lay away by keyboard.
+    const seen: number[] = [];
+    for (let moves = 0; moves < 40 && (seen.length === 0 || seen.at(-1) !== 1); moves++) {
+      await page.waitForFunction((legal) => document.querySelector(legal) !== null, LEGAL, { timeout: 60_000, polling: 100 });
+      const phase = await page.getByTestId("phase").getAttribute("data-phase");
+      if (phase === "tricks" || phase === "announce") break;
+      const count = await page.getByTestId("to-discard").textContent({ timeout: 200 }).catch(() => null);
+      if (count !== null) seen.push(Number(/(\d+)/.exec(count)?.[1]));
+      if (count !== null && seen.length === 1) await page.screenshot({ path: join(ARTIFACTS, "discard.png"), fullPage: true });
+      const wanted = phase === "bidding" ? 'button[data-move^="bid:"]' : "button.legal";
+      await moveByKeyboard(page, wanted);
+    }
+    // as many as the talon gave (three for "three", one for "one"), one fewer after each
+    const first = seen[0] ?? 0;
+    assert.ok(first >= 1 && first <= 3, `cards to lay away: ${seen}`);
+    assert.deepEqual(seen, Array.from({ length: first }, (_, i) => first - i), "counted down to the last card");
+    await page.close();
+  });
+
   test("a person leaves a table before play and takes the seat back; the lobby shows who sits where", async () => {
     const page = await newPage();
     await page.fill('input[name="name"]', "Bo");

@@ -75,17 +75,17 @@ export async function axeViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
 }
 
-/** Tab to the next legal move (a bid button or a card) and press Enter; false when none is
- * reached. Checks that the focused move shows a focus ring. */
-export async function moveByKeyboard(page: Page): Promise<boolean> {
+/** Tab to the next legal move (a bid button or a card; one matching `wanted`) and press
+ * Enter; false when none is reached. Checks that the focused move shows a focus ring. */
+export async function moveByKeyboard(page: Page, wanted = LEGAL): Promise<boolean> {
   for (let i = 0; i < 150; i++) {
     await page.keyboard.press("Tab");
-    const focus = await page.evaluate((legal) => {
+    const focus = await page.evaluate(({ legal, wanted }) => {
       const el = document.activeElement;
-      if (el === null || !el.matches(legal)) return null;
+      if (el === null || !el.matches(legal) || !el.matches(wanted)) return null;
       const style = getComputedStyle(el);
       return { outline: style.outlineStyle, width: parseFloat(style.outlineWidth) };
-    }, LEGAL);
+    }, { legal: LEGAL, wanted });
     if (focus === null) continue;
     assert.ok(focus.outline !== "none" && focus.width >= 2, `a visible focus ring (${JSON.stringify(focus)})`);
     await page.keyboard.press("Enter");
