@@ -80,6 +80,22 @@ export function variantList(): Promise<VariantInfo[]> {
   return variants;
 }
 
+/** Labels of a rule set's vocabularies in the page's language, by "kind.id" ("contract.beggar"). */
+export function vocabulary(variant: VariantInfo | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const v of variant?.vocabularies ?? []) for (const term of v.terms) out.set(`${v.kind}.${term.id}`, term.label);
+  return out;
+}
+
+/** The vocabulary of a rule set by its id (empty when the server cannot be asked). */
+export async function vocabularyOf(id: string): Promise<Map<string, string>> {
+  try {
+    return vocabulary((await variantList()).find((v) => v.id === id));
+  } catch {
+    return new Map();
+  }
+}
+
 /** A rule set's name in the page's language ("Slovenski tarok"); its id if unknown. */
 export async function variantName(id: string): Promise<string> {
   try {

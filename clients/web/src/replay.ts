@@ -3,23 +3,16 @@
 import { create } from "@bufbuild/protobuf";
 import { CardSchema, errorInfo } from "../../typescript/src/index.js";
 import type { Card, HandResult, MoveMade, TableLog, VariantInfo } from "../../typescript/src/index.js";
-import { client, languageMenu, savedSeats, variantList } from "./api.js";
+import { client, languageMenu, savedSeats, variantList, vocabulary } from "./api.js";
 import { cardFace } from "./cards.js";
 import { fill, h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatNames } from "./names.js";
-import { points } from "./sheet.js";
+import { gameLabel, points } from "./sheet.js";
 import { moveCard, replayOf } from "./steps.js";
 import type { Moment, Replay } from "./steps.js";
 
 const VALUE_KINDS = ["card", "contract", "bonus", "kontra", "declaration", "combination", "choice", "word", "group"];
-
-/** Labels of a rule set's vocabularies in the page's language, by "kind.id". */
-function vocabulary(variant: VariantInfo | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const v of variant?.vocabularies ?? []) for (const term of v.terms) out.set(`${v.kind}.${term.id}`, term.label);
-  return out;
-}
 
 /** The replay page; returns a function that stops it. */
 export function showReplay(root: HTMLElement, tableId: string, back: () => void): () => void {
@@ -170,7 +163,7 @@ class ReplayPage {
   }
 
   private result(r: HandResult): HTMLElement {
-    const game = r.redeal ? t("redeal") : this.label("contract", r.contract) ?? r.contract.replaceAll("_", " ");
+    const game = gameLabel(r, this.words);
     const amounts = r.settled?.amounts.length ? r.settled.amounts : r.totals;
     return h("div", { class: "replay-result" },
       h("p", {}, h("strong", {}, game),

@@ -11,15 +11,22 @@ export function points(n: bigint | number): string {
   return v > 0 ? `+${v}` : String(v);
 }
 
-/** A hand's game as the server words it ("Berač"), or the redeal word. */
-export function gameLabel(result: HandResult | undefined): string {
+/** A hand's game as the server words it ("Berač"): the result's own term, else the rule
+ * set's vocabulary (`terms`, for results read from the log), or the redeal word. */
+export function gameLabel(result: HandResult | undefined, terms: ReadonlyMap<string, string>): string {
   if (result === undefined) return "";
   if (result.redeal) return t("redeal");
-  return result.contractTerm?.label || result.contract.replaceAll("_", " ");
+  return result.contractTerm?.label || terms.get(`contract.${result.contract}`) || result.contract.replaceAll("_", " ");
 }
 
-/** The sheet; `names` are the seats' names, `hands` the scored hands in order. */
-export function scoreSheet(view: TableView, hands: readonly HandScored[], names: readonly string[]): HTMLElement {
+/** The sheet; `names` are the seats' names, `hands` the scored hands in order, `terms` the
+ * rule set's vocabulary. */
+export function scoreSheet(
+  view: TableView,
+  hands: readonly HandScored[],
+  names: readonly string[],
+  terms: ReadonlyMap<string, string>,
+): HTMLElement {
   const finished = view.status === TableStatus.FINISHED;
   const last = view.lastResult ?? (finished ? view.hand?.result : undefined);
   const seats = view.seats.map((s) => s.seat);
@@ -35,7 +42,7 @@ export function scoreSheet(view: TableView, hands: readonly HandScored[], names:
           const deltas = credited(s.result, view.players);
           return h("tr", {},
             h("td", {}, s.dealNumber),
-            h("td", {}, gameLabel(s.result)),
+            h("td", {}, gameLabel(s.result, terms)),
             seats.map((i) => h("td", {},
               h("span", { class: "delta", "data-testid": `delta-${row}-${i}` }, points(deltas[i] ?? 0n)),
               h("span", { class: "running", "data-testid": `running-${row}-${i}` }, String(Number(s.totals[i] ?? 0n))),
@@ -46,7 +53,7 @@ export function scoreSheet(view: TableView, hands: readonly HandScored[], names:
         settlement(view, hands.at(-1))),
       h("tfoot", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "row" }, t("total")),
         seats.map((i) => h("th", { "data-testid": `final-${i}` }, String(Number(view.totals[i] ?? 0n))))))),
-    last && last.lines.length > 0 ? lines(last, names) : null,
+    last && last.lines.length > 0 ? lines(last, names, terms) : null,
   );
 }
 
@@ -60,7 +67,7 @@ function settlement(view: TableView, last: HandScored | undefined): HTMLElement 
       h("span", { class: "delta", "data-testid": `settlement-${s.seat}` }, points(deltas[s.seat] ?? 0n)))));
 }
 
-function lines(result: HandResult, names: readonly string[]): HTMLElement {
+function lines(result: HandResult, names: readonly string[], terms: ReadonlyMap<string, string>): HTMLElement {
   const outcome = result.won === undefined ? "" : result.won ? ` – ${t("won")}` : ` – ${t("lost")}`;
   const side = (l: HandResult["lines"][number]): string => {
     const found = lineSide(l, result);
@@ -69,7 +76,7 @@ function lines(result: HandResult, names: readonly string[]): HTMLElement {
   };
   const declarer = result.declarer !== undefined ? names[result.declarer] : undefined;
   return h("div", { class: "lines", "data-testid": "score-lines" },
-    h("h3", {}, `${t("last_hand")}: ${gameLabel(result)}${outcome}`),
+    h("h3", {}, `${t("last_hand")}: ${gameLabel(result, terms)}${outcome}`),
     declarer !== undefined
       ? h("p", { class: "muted" }, t("declarer_side_is", {
           names: result.team.map((s) => names[s] ?? "").join(", ") || declarer }))

@@ -3,7 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import { CardSchema, Code, errorInfo, TableStatus } from "../../typescript/src/index.js";
 import type { Card, HandScored, HandView, LegalMove, Play, TableView, TarokSeat } from "../../typescript/src/index.js";
-import { client, connectionOk, languageMenu, onConnection, saveSeat, savedSeats, variantName } from "./api.js";
+import { client, connectionOk, languageMenu, onConnection, saveSeat, savedSeats, variantName, vocabularyOf } from "./api.js";
 import type { SavedSeat } from "./api.js";
 import { cardFace, roman } from "./cards.js";
 import { fill, h, keepFocus } from "./dom.js";
@@ -48,6 +48,7 @@ class TablePage {
   private view: TableView | undefined;
   private names: string[] = [];
   private variant = "";
+  private terms: ReadonlyMap<string, string> = new Map();
   private pending = false;
   private error = "";
   private online = true;
@@ -84,7 +85,10 @@ class TablePage {
         if (kind === "view") {
           this.view = value;
           this.names = seatNames(value.seats);
-          this.variant = await variantName(value.variant);
+          if (this.variant === "") {
+            this.variant = await variantName(value.variant);
+            this.terms = await vocabularyOf(value.variant);
+          }
           if (value.serverTime) {
             const server = Number(value.serverTime.seconds) * 1000 + value.serverTime.nanos / 1e6;
             this.skewMs = server - Date.now();
@@ -139,7 +143,7 @@ class TablePage {
       h("div", { class: "table-grid" },
         this.seatsPanel(view),
         h("section", { class: "felt", "aria-label": t("the_table") }, hand ? this.handPanel(view, hand) : this.waiting(view)),
-        scoreSheet(view, this.hands(), this.names.map((_, i) => this.name(i))),
+        scoreSheet(view, this.hands(), this.names.map((_, i) => this.name(i)), this.terms),
       ),
     ));
   }

@@ -29,7 +29,8 @@ export function visibleTexts(page: Page): Promise<string[]> {
 }
 
 /** English words of the server's catalogue (the page's own and the server's labels) that the
- * locale words differently, as exact texts and as template patterns. */
+ * locale words differently, as texts and as template patterns, compared without case (so that
+ * an id shown as it is, "colour valat", counts as English too). */
 function englishOnly(locale: string): { texts: Set<string>; patterns: RegExp[] } {
   const key = (e: { context: string; id: string }): string => `${e.context}\u0004${e.id}`;
   const theirs = new Map(po.readCatalogue(LOCALE_DIR, locale).map((e) => [key(e), e.strings]));
@@ -38,12 +39,12 @@ function englishOnly(locale: string): { texts: Set<string>; patterns: RegExp[] }
   for (const entry of po.readCatalogue(LOCALE_DIR, "en")) {
     const own = theirs.get(key(entry)) ?? [];
     for (const english of entry.strings) {
-      if (!english || own.includes(english)) continue;
-      if (!english.includes("{")) texts.add(english);
+      if (!english || own.some((o) => o.toLowerCase() === english.toLowerCase())) continue;
+      if (!english.includes("{")) texts.add(english.toLowerCase());
       const fixed = english.replace(/\{\w+\}/g, "");
       if (english.includes("{") && /[A-Za-z]{3}/.test(fixed)) {
         const body = english.split(/\{\w+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".+");
-        patterns.push(new RegExp(`^${body}$`));
+        patterns.push(new RegExp(`^${body}$`, "i"));
       }
     }
   }
@@ -56,7 +57,7 @@ export async function englishLeft(page: Page, locale: string): Promise<string[]>
   const left: string[] = [];
   for (const text of await visibleTexts(page)) {
     const pieces = [text, ...text.split(/[:·–,()←]/).map((s) => s.trim())];
-    if (pieces.some((p) => texts.has(p)) || patterns.some((p) => p.test(text))) left.push(text);
+    if (pieces.some((p) => texts.has(p.toLowerCase())) || patterns.some((p) => p.test(text))) left.push(text);
   }
   return left;
 }
