@@ -1,7 +1,7 @@
 // The connection to the server (Connect protocol on its HTTP port) and the seats this browser holds.
 import type { Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { TarokClient } from "../../typescript/src/index.js";
+import { errorInfo, TarokClient } from "../../typescript/src/index.js";
 import type { VariantInfo } from "../../typescript/src/index.js";
 import { h } from "./dom.js";
 import { chooseLocale, locale, t } from "./i18n.js";
@@ -70,14 +70,26 @@ export const client = new TarokClient(createConnectTransport({ baseUrl: serverUr
 });
 
 let variants: Promise<VariantInfo[]> | undefined;
+/** The server's words for its error reasons ("reason.NOT_YOUR_TURN"), once the rule sets came. */
+let reasons: ReadonlyMap<string, string> = new Map();
 
 /** The rule sets the server offers, in the page's language (asked once). */
 export function variantList(): Promise<VariantInfo[]> {
-  variants ??= client.variants().catch((err: unknown) => {
+  variants ??= client.variants().then((found) => {
+    reasons = vocabulary(found[0]);
+    return found;
+  }, (err: unknown) => {
     variants = undefined;
     throw err;
   });
   return variants;
+}
+
+/** An error as a person reads it: the server's words for its reason in the page's language,
+ * else the reason (or status) and the server's message. */
+export function errorText(err: unknown): string {
+  const info = errorInfo(err);
+  return reasons.get(`reason.${info.reason}`) ?? `${info.reason || info.codeName}: ${info.message}`;
 }
 
 /** Labels of a rule set's vocabularies in the page's language, by "kind.id" ("contract.beggar"). */

@@ -1,8 +1,7 @@
 // The lobby: create a table (variant, players, options, bots), join one by id, resume a seat.
-import { errorInfo } from "../../typescript/src/index.js";
 import { TableStatus } from "../../typescript/src/index.js";
 import type { OptionInfo, TableSummary, VariantInfo } from "../../typescript/src/index.js";
-import { client, connectionOk, forgetTable, languageMenu, saveSeat, savedSeats, variantList } from "./api.js";
+import { client, connectionOk, errorText, forgetTable, languageMenu, saveSeat, savedSeats, variantList } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { isStale, seatLines, tableTitle } from "./listing.js";
@@ -28,11 +27,6 @@ function optionControl(option: OptionInfo): HTMLElement {
     );
   }
   return h("input", { name: `option:${option.name}`, value: option.defaultValue, size: 6 });
-}
-
-function errorText(err: unknown): string {
-  const info = errorInfo(err);
-  return `${info.reason || info.codeName}: ${info.message}`;
 }
 
 export async function showLobby(root: HTMLElement, openTable: (tableId: string) => void): Promise<void> {

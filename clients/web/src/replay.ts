@@ -1,9 +1,9 @@
 // The replay of a finished table: step through each deal, the auction move by move and the
 // play trick by trick (buttons or the arrow keys), read from the table's log.
 import { create } from "@bufbuild/protobuf";
-import { CardSchema, errorInfo } from "../../typescript/src/index.js";
+import { CardSchema } from "../../typescript/src/index.js";
 import type { Card, HandResult, MoveMade, TableLog, VariantInfo } from "../../typescript/src/index.js";
-import { client, languageMenu, savedSeats, variantList, vocabulary } from "./api.js";
+import { client, errorText, languageMenu, savedSeats, variantList, vocabulary } from "./api.js";
 import { cardFace } from "./cards.js";
 import { fill, h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
@@ -30,8 +30,7 @@ export function showReplay(root: HTMLElement, tableId: string, back: () => void)
       stopKeys = page.listen();
       page.render();
     } catch (err) {
-      const info = errorInfo(err);
-      fill(root, h("p", { class: "error", role: "alert" }, `${info.reason || info.codeName}: ${info.message}`),
+      fill(root, h("p", { class: "error", role: "alert" }, errorText(err)),
         h("button", { onclick: back }, t("back_to_lobby")));
     }
   })();

@@ -3,7 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import { CardSchema, Code, errorInfo, TableStatus } from "../../typescript/src/index.js";
 import type { Card, HandScored, HandView, LegalMove, Play, TableView, TarokSeat } from "../../typescript/src/index.js";
-import { client, connectionOk, languageMenu, onConnection, saveSeat, savedSeats, variantName, vocabularyOf } from "./api.js";
+import { client, connectionOk, errorText, languageMenu, onConnection, saveSeat, savedSeats, variantName, vocabularyOf } from "./api.js";
 import type { SavedSeat } from "./api.js";
 import { cardFace, roman } from "./cards.js";
 import { fill, h, keepFocus } from "./dom.js";
@@ -101,8 +101,7 @@ class TablePage {
       }
     } catch (err) {
       if (this.abort.signal.aborted) return;
-      const info = errorInfo(err);
-      this.error = `${info.reason || info.codeName}: ${info.message}`;
+      this.error = errorText(err);
       this.render();
     }
   }
@@ -115,9 +114,8 @@ class TablePage {
     try {
       await this.seat.submit(move.id, { expectedVersion: this.view.version });
     } catch (err) {
-      const info = errorInfo(err);
       this.pending = false;
-      if (info.code !== Code.Aborted) this.error = `${info.reason}: ${info.message}`;
+      if (errorInfo(err).code !== Code.Aborted) this.error = errorText(err);
       this.render();
     }
   }
@@ -156,8 +154,7 @@ class TablePage {
   private act(action: () => Promise<void>): void {
     this.error = "";
     action().catch((err: unknown) => {
-      const info = errorInfo(err);
-      this.error = `${info.reason || info.codeName}: ${info.message}`;
+      this.error = errorText(err);
       this.render();
     });
   }
@@ -288,7 +285,8 @@ class TablePage {
         ? h("div", { class: "moves", role: "group", "aria-label": t("your_moves"), "data-testid": "moves" }, buttons.map((m) =>
             h("button", { class: "move legal", "data-move": m.id, disabled: !myTurn, onclick: () => void this.submit(m) }, m.label)))
         : null,
-      h("div", { class: `hand${myTurn ? " active" : ""}`, role: "group", "aria-label": t("your_cards"), "data-testid": "hand" },
+      h("div", { class: `hand${myTurn ? " active" : ""}`, role: "group", "aria-label": t("your_cards"), "data-testid": "hand",
+        tabindex: -1, "data-focus-home": "" },
         hand.cards.map((card: Card) => {
           const move = myTurn ? byCard.get(card.code) : undefined;
           return cardFace(card, move ? () => void this.submit(move) : undefined);
