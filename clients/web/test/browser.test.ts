@@ -193,6 +193,15 @@ describe("the web table in Chromium", { skip }, () => {
         [0, 1, 2, 3].map(async (i) => Number(await page.getByTestId(`running-${row}-${i}`).textContent())));
       assert.deepEqual(running, hand.totals.map(Number), `score sheet line ${row + 1}`);
     }
+    // The replay of the hand just played, at its third trick.
+    await page.getByTestId("replay").click();
+    await page.getByTestId("replay-position").waitFor({ timeout: 30_000 });
+    for (let i = 0; i < 60 && (await page.locator('[data-testid="replay"] h2').textContent())?.endsWith("trick 3") !== true; i++) {
+      await page.keyboard.press("ArrowRight");
+    }
+    await page.screenshot({ path: join(SHOTS, "web-replay.png"), fullPage: true });
+    await page.goBack();
+    await page.getByTestId("rematch").waitFor({ timeout: 30_000 });
     // A rematch: the same seat at a new table with the same bots.
     await page.getByTestId("rematch").click();
     await page.waitForFunction((old) => {
@@ -270,7 +279,7 @@ describe("the web table in Chromium", { skip }, () => {
     assert.equal(await page.locator('[data-testid="replay-trick"] figure').count(), 4, "a trick of four cards");
     await page.keyboard.press("ArrowRight");
     assert.deepEqual(await axeViolations(page), [], "axe on the replay");
-    await page.screenshot({ path: join(SHOTS, "web-replay.png"), fullPage: true });
+    await page.screenshot({ path: join(ARTIFACTS, "replay.png"), fullPage: true });
     await page.keyboard.press("End");
     assert.equal(await page.getByTestId("replay").getAttribute("data-kind"), "scored");
     await page.close();
