@@ -3,7 +3,7 @@ import { TableStatus } from "../../typescript/src/index.js";
 import type { OptionInfo, TableSummary, VariantInfo } from "../../typescript/src/index.js";
 import { client, connectionOk, errorText, forgetTable, languageMenu, saveSeat, savedSeats, variantList } from "./api.js";
 import { fill, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { locale, t } from "./i18n.js";
 import { isStale, seatLines, tableTitle } from "./listing.js";
 import { botWord } from "./names.js";
 
@@ -16,14 +16,28 @@ function field(label: string, control: HTMLElement, hint = ""): HTMLElement {
   return h("label", { class: "field" }, h("span", {}, label), control, hint ? h("small", {}, hint) : null);
 }
 
+/** A word of the page's catalogue (`web.<key>`), else `fallback`. */
+function wordOr(key: string, fallback: string): string {
+  const word = t(key);
+  return word === key ? fallback : word;
+}
+
+/** A rule option's name in the page's language ("radelc_mode" -> "Whose radelc doubles"). */
+function optionLabel(option: OptionInfo): string {
+  return wordOr(`option_${option.name}`, option.name.replaceAll("_", " "));
+}
+
+function choiceLabel(choice: string): string {
+  return choice === "true" ? t("yes") : choice === "false" ? t("no") : wordOr(`choice_${choice}`, choice);
+}
+
 function optionControl(option: OptionInfo): HTMLElement {
   const choices = option.allowed.filter((a) => !a.includes(".."));
   if (choices.length > 0) {
     return h(
       "select",
       { name: `option:${option.name}` },
-      choices.map((c) => h("option", { value: c, selected: c === option.defaultValue },
-        c === "true" ? t("yes") : c === "false" ? t("no") : c)),
+      choices.map((c) => h("option", { value: c, selected: c === option.defaultValue }, choiceLabel(c))),
     );
   }
   return h("input", { name: `option:${option.name}`, value: option.defaultValue, size: 6 });
@@ -81,7 +95,8 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
     refreshBots();
     fill(
       options,
-      variant.options.map((o) => field(o.name.replaceAll("_", " "), optionControl(o), o.doc)),
+      // the server's description of an option is English: shown as the hint in English only
+      variant.options.map((o) => field(optionLabel(o), optionControl(o), locale() === "en" ? o.doc : "")),
     );
   };
   const refreshBots = (): void => {

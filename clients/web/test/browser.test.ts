@@ -13,6 +13,7 @@ import { ROOT, ServerHome } from "../../typescript/test/server.js";
 import type { Server } from "../../typescript/test/server.js";
 import type { Card } from "../../typescript/src/index.js";
 import { rankText } from "../src/cards.js";
+import { LOCALE_DIR, po } from "./catalogue.js";
 import { axeViolations, englishLeft, LEGAL, moveByKeyboard } from "./pages.js";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -285,11 +286,33 @@ describe("the web table in Chromium", { skip }, () => {
     await page.close();
   });
 
+  test("every rule option and choice of every rule set has a name in all five languages", async () => {
+    interface Options { variants: { id: string; options: { name: string; allowed: string[] }[] }[] }
+    const { variants } = await call<Options>("ListVariants", {});
+    const catalogues = po.webCatalogues(LOCALE_DIR);
+    const missing: string[] = [];
+    for (const option of variants.flatMap((v) => v.options)) {
+      const keys = [`option_${option.name}`, ...option.allowed
+        .filter((a) => !a.includes("..") && !/^(true|false|\d+)$/.test(a)).map((a) => `choice_${a}`)];
+      for (const locale of po.LOCALES) for (const key of keys) if (!catalogues[locale]?.[key]) missing.push(`${locale}: ${key}`);
+    }
+    assert.deepEqual([...new Set(missing)], []);
+  });
+
   for (const locale of ["sl", "de"]) {
     test(`in ${locale} no English is left: lobby, table, finished table, replay`, async () => {
       const page = await newPage(locale);
       assert.equal(await page.evaluate(() => document.documentElement.lang), locale);
       assert.deepEqual(await englishLeft(page, locale), [], "the lobby");
+      // the rules options of every rule set, opened
+      await page.locator("details summary").click();
+      for (const variant of await page.locator('select[name="variant"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))) {
+        await page.selectOption('select[name="variant"]', variant);
+        const shown = (await page.locator(".options .field > span").allTextContents()).filter((s) => /^[a-z0-9]+( [a-z0-9]+)+$/.test(s));
+        assert.deepEqual(shown, [], `${variant}: options named by their ids`);
+        assert.deepEqual(await englishLeft(page, locale), [], `the lobby's ${variant} options`);
+      }
+      await page.locator("details summary").click();
       const name = locale === "sl" ? "Mojca" : "Jörg";
       await createWithBots(page, name, 3);
       await play(page, async () => (await page.getByTestId("facts").count()) > 0 && (await page.locator(".trick figure").count()) > 0);
