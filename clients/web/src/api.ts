@@ -1,8 +1,10 @@
 // The connection to the server (Connect protocol on its HTTP port) and the seats this browser holds.
 import type { Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { TarokClient } from "../../typescript/src/index.js";
+import { errorInfo, TarokClient } from "../../typescript/src/index.js";
+import type { VariantInfo } from "../../typescript/src/index.js";
 import { h } from "./dom.js";
+import { chooseLocale, locale, t } from "./i18n.js";
 
 /** The server: the page's own origin (tarok serve hosts the page), or `?server=URL`. */
 export function serverUrl(): string {
@@ -22,9 +24,9 @@ export function connectionOk(): void {
   for (const listener of listeners) listener(true);
 }
 
-/** Languages the server's words come in; "" follows the browser's own preference. */
+/** Languages the page and the server's words come in, each named in itself; "" follows the
+ * browser's own preference. */
 export const LANGUAGES: Record<string, string> = {
-  "": "Auto",
   en: "English",
   sl: "Slovenščina",
   cs: "Čeština",
@@ -33,10 +35,14 @@ export const LANGUAGES: Record<string, string> = {
 };
 const LOCALE_KEY = "tarok.locale";
 
-/** The chosen language, sent as Accept-Language with every call (the server picks its words). */
+/** The language to show: the one chosen in the menu, else the browser's best supported one. */
+export function pageLocale(): string {
+  return chooseLocale(localStorage.getItem(LOCALE_KEY) ?? "", navigator.languages);
+}
+
+/** The page's language, sent as Accept-Language with every call (the server picks its words). */
 const withLocale: Interceptor = (next) => async (req) => {
-  const locale = localStorage.getItem(LOCALE_KEY) ?? "";
-  if (locale) req.header.set("accept-language", locale);
+  req.header.set("accept-language", locale());
   return next(req);
 };
 
@@ -45,8 +51,9 @@ export function languageMenu(): HTMLElement {
   const current = localStorage.getItem(LOCALE_KEY) ?? "";
   const select = h(
     "select",
-    { "aria-label": "Language", "data-testid": "language" },
-    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === current }, name)),
+    { "aria-label": t("language"), "data-testid": "language" },
+    h("option", { value: "", selected: current === "" }, t("language_auto")),
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === current }, name)),
   );
   select.addEventListener("change", () => {
     localStorage.setItem(LOCALE_KEY, select.value);
@@ -61,6 +68,54 @@ export const client = new TarokClient(createConnectTransport({ baseUrl: serverUr
     for (const listener of listeners) listener(false);
   },
 });
+
+let variants: Promise<VariantInfo[]> | undefined;
+/** The server's words for its error reasons ("reason.NOT_YOUR_TURN"), once the rule sets came. */
+let reasons: ReadonlyMap<string, string> = new Map();
+
+/** The rule sets the server offers, in the page's language (asked once). */
+export function variantList(): Promise<VariantInfo[]> {
+  variants ??= client.variants().then((found) => {
+    reasons = vocabulary(found[0]);
+    return found;
+  }, (err: unknown) => {
+    variants = undefined;
+    throw err;
+  });
+  return variants;
+}
+
+/** An error as a person reads it: the server's words for its reason in the page's language,
+ * else the reason (or status) and the server's message. */
+export function errorText(err: unknown): string {
+  const info = errorInfo(err);
+  return reasons.get(`reason.${info.reason}`) ?? `${info.reason || info.codeName}: ${info.message}`;
+}
+
+/** Labels of a rule set's vocabularies in the page's language, by "kind.id" ("contract.beggar"). */
+export function vocabulary(variant: VariantInfo | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const v of variant?.vocabularies ?? []) for (const term of v.terms) out.set(`${v.kind}.${term.id}`, term.label);
+  return out;
+}
+
+/** The vocabulary of a rule set by its id (empty when the server cannot be asked). */
+export async function vocabularyOf(id: string): Promise<Map<string, string>> {
+  try {
+    return vocabulary((await variantList()).find((v) => v.id === id));
+  } catch {
+    return new Map();
+  }
+}
+
+/** A rule set's name in the page's language ("Slovenski tarok"); its id if unknown. */
+export async function variantName(id: string): Promise<string> {
+  try {
+    return (await variantList()).find((v) => v.id === id)?.name || id;
+  } catch {
+    return id;
+  }
+}
 
 /** A seat whose token this browser keeps, to come back to it (reload, lost connection). */
 export interface SavedSeat {

@@ -44,13 +44,18 @@ export function backColour(card: Card): string {
   return /\.\d+$/.test(card.code) ? (card.pack === 0 ? "blue" : "red") : "";
 }
 
-/** The rank printed in the card's corner: a suit card's rank from its code ("K", "10", the
- * same in every language); a tarok's numeral or name from its label ("XXI", "Škis", "Angel"),
+/** The rank printed in the card's corner: a suit card's rank from its label in the viewer's
+ * language ("♥D" -> "D"), else from its code ("K", "10"); a tarok's numeral or name from its label ("XXI", "Škis", "Angel"),
  * a numbered trump's number as a numeral ("Trump 16" -> "XVI"). */
 export function rankText(card: Card): string {
   const code = bareCode(card);
-  if (SUITS[card.suit] !== undefined && code.startsWith(card.suit)) return code.slice(card.suit.length);
   const label = card.label.replace(/\s*\(.*\)$/, "");
+  const suit = SUITS[card.suit];
+  if (suit !== undefined && code.startsWith(card.suit)) {
+    // the label's own letter ("♥D" for a queen in Slovenian), else the code's ("Q")
+    const own = label.startsWith(suit.glyph) ? label.slice(suit.glyph.length) : "";
+    return own.length > 0 && own.length <= 2 ? own : code.slice(card.suit.length);
+  }
   const trump = /^T(\d+)$/.exec(code)?.[1];
   if (trump !== undefined && label.endsWith(` ${trump}`)) return roman(Number(trump));
   return label;
@@ -66,9 +71,11 @@ export function cardFace(card: Card, onPlay?: () => void, small = false): HTMLEl
   const suit = SUITS[card.suit];
   const kind = suit === undefined ? "tarok" : `suit ${suit.colour}`;
   const back = backColour(card);
-  const cls = ["card", kind, small ? "small" : "", back ? `back-${back}` : ""].join(" ").trim();
+  const corner = rankText(card);
+  const named = suit === undefined && !/^[IVXL]+$/.test(corner);
+  const cls = ["card", kind, small ? "small" : "", named ? "named" : "", back ? `back-${back}` : ""].join(" ").trim();
   const face = [
-    h("span", { class: rankText(card).length >= 5 ? "corner long" : "corner" }, rankText(card)),
+    h("span", { class: corner.length >= 5 ? "corner long" : "corner" }, corner),
     h("span", { class: "pip" }, suit?.glyph ?? (card.suit === "T" ? "✦" : "★")),
   ];
   const attrs = { title: cardName(card), "aria-label": cardName(card), "data-card": card.code };

@@ -1,9 +1,11 @@
 // The lobby: create a table (variant, players, options, bots), join one by id, resume a seat.
-import { errorInfo } from "../../typescript/src/index.js";
 import { TableStatus } from "../../typescript/src/index.js";
 import type { OptionInfo, TableSummary, VariantInfo } from "../../typescript/src/index.js";
-import { client, connectionOk, forgetTable, languageMenu, saveSeat, savedSeats } from "./api.js";
+import { client, connectionOk, errorText, forgetTable, languageMenu, saveSeat, savedSeats, variantList } from "./api.js";
 import { fill, h } from "./dom.js";
+import { locale, t } from "./i18n.js";
+import { isStale, seatLines, tableTitle } from "./listing.js";
+import { botWord } from "./names.js";
 
 const BOTS = ["heuristic", "random", "pimc"];
 const CLOCKS = [0, 15, 30, 60, 120];
@@ -14,21 +16,31 @@ function field(label: string, control: HTMLElement, hint = ""): HTMLElement {
   return h("label", { class: "field" }, h("span", {}, label), control, hint ? h("small", {}, hint) : null);
 }
 
+/** A word of the page's catalogue (`web.<key>`), else `fallback`. */
+function wordOr(key: string, fallback: string): string {
+  const word = t(key);
+  return word === key ? fallback : word;
+}
+
+/** A rule option's name in the page's language ("radelc_mode" -> "Whose radelc doubles"). */
+function optionLabel(option: OptionInfo): string {
+  return wordOr(`option_${option.name}`, option.name.replaceAll("_", " "));
+}
+
+function choiceLabel(choice: string): string {
+  return choice === "true" ? t("yes") : choice === "false" ? t("no") : wordOr(`choice_${choice}`, choice);
+}
+
 function optionControl(option: OptionInfo): HTMLElement {
   const choices = option.allowed.filter((a) => !a.includes(".."));
   if (choices.length > 0) {
     return h(
       "select",
       { name: `option:${option.name}` },
-      choices.map((c) => h("option", { value: c, selected: c === option.defaultValue }, c)),
+      choices.map((c) => h("option", { value: c, selected: c === option.defaultValue }, choiceLabel(c))),
     );
   }
   return h("input", { name: `option:${option.name}`, value: option.defaultValue, size: 6 });
-}
-
-function errorText(err: unknown): string {
-  const info = errorInfo(err);
-  return `${info.reason || info.codeName}: ${info.message}`;
 }
 
 export async function showLobby(root: HTMLElement, openTable: (tableId: string) => void): Promise<void> {
@@ -39,24 +51,24 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
   const listed = h("section", { class: "panel tables", "data-testid": "open-tables" });
   fill(
     root,
-    h("header", { class: "bar" }, h("h1", {}, "Tarok"), h("span", { class: "muted" }, "lobby"), languageMenu()),
+    h("header", { class: "bar" }, h("h1", {}, t("title")), h("span", { class: "muted" }, t("lobby")), languageMenu()),
     status,
     h("div", { class: "lobby" }, createForm, listed, joinForm, mine),
   );
 
   let variants: VariantInfo[] = [];
   try {
-    variants = await client.variants();
+    variants = await variantList();
     connectionOk();
   } catch (err) {
-    status.textContent = `Cannot reach the server: ${errorText(err)}`;
+    status.textContent = `${t("cannot_reach_server")} ${errorText(err)}`;
     return;
   }
 
   const nameInput = h("input", {
     name: "name",
     value: localStorage.getItem(NAME_KEY) ?? "",
-    placeholder: "your name",
+    placeholder: t("your_name_placeholder"),
     maxlength: 40,
     required: true,
   });
@@ -67,23 +79,24 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
   );
   const playersSelect = h("select", { name: "players" });
   const botsSelect = h("select", { name: "bots" });
-  const botKind = h("select", { name: "bot" }, BOTS.map((b) => h("option", { value: b }, b)));
+  const botKind = h("select", { name: "bot" }, BOTS.map((b) => h("option", { value: b }, botWord(b))));
   const hands = h("input", { name: "hands", type: "number", min: 1, max: 100, value: 4 });
-  const tableName = h("input", { name: "display_name", maxlength: 60, placeholder: "optional" });
+  const tableName = h("input", { name: "display_name", maxlength: 60, placeholder: t("optional") });
   const privateBox = h("input", { name: "private", type: "checkbox" });
   const clock = h("select", { name: "clock" },
-    CLOCKS.map((c) => h("option", { value: c, selected: c === 0 }, c === 0 ? "no clock" : `${c} s per move`)));
+    CLOCKS.map((c) => h("option", { value: c, selected: c === 0 }, c === 0 ? t("no_clock") : t("seconds_per_move", { n: c }))));
   const takeOver = h("input", { name: "bot_on_timeout", type: "checkbox" });
   const options = h("div", { class: "options" });
 
   const refresh = (): void => {
     const variant = variants.find((v) => v.id === variantSelect.value) ?? variants[0];
     if (variant === undefined) return;
-    fill(playersSelect, variant.playerCounts.map((n) => h("option", { value: n }, `${n} players`)));
+    fill(playersSelect, variant.playerCounts.map((n) => h("option", { value: n }, String(n))));
     refreshBots();
     fill(
       options,
-      variant.options.map((o) => field(o.name.replaceAll("_", " "), optionControl(o), o.doc)),
+      // the server's description of an option is English: shown as the hint in English only
+      variant.options.map((o) => field(optionLabel(o), optionControl(o), locale() === "en" ? o.doc : "")),
     );
   };
   const refreshBots = (): void => {
@@ -97,19 +110,19 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
 
   fill(
     createForm,
-    h("h2", {}, "New table"),
-    field("Your name", nameInput),
-    field("Game", variantSelect),
-    field("Players", playersSelect),
-    field("Hands", hands),
-    field("Bots in the other seats", botsSelect),
-    field("Bot", botKind),
-    field("Clock", clock),
-    h("label", { class: "check" }, takeOver, " a bot takes over a seat that runs out of time"),
-    field("Table name", tableName),
-    h("label", { class: "check" }, privateBox, " private (not listed; share the table id)"),
-    h("details", {}, h("summary", {}, "Rules options"), options),
-    h("button", { type: "submit", class: "primary", "data-testid": "create" }, "Create and sit down"),
+    h("h2", {}, t("new_table")),
+    field(t("your_name"), nameInput),
+    field(t("game"), variantSelect),
+    field(t("players"), playersSelect),
+    field(t("hands"), hands),
+    field(t("bots_in_other_seats"), botsSelect),
+    field(t("bot"), botKind),
+    field(t("clock"), clock),
+    h("label", { class: "check" }, takeOver, ` ${t("bot_on_timeout")}`),
+    field(t("table_name"), tableName),
+    h("label", { class: "check" }, privateBox, ` ${t("private_table")}`),
+    h("details", {}, h("summary", {}, t("rules_options")), options),
+    h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("create_and_sit")),
   );
   createForm.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -132,7 +145,7 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
           hands: Number(hands.value),
           options: chosen,
           bots,
-          displayName: tableName.value.trim() || `${name}'s table`,
+          displayName: tableName.value.trim(),
           private: privateBox.checked,
           timePerMoveMs: Number(clock.value) * 1000,
           botOnTimeout: takeOver.checked,
@@ -146,15 +159,16 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
     })();
   });
 
-  const tableInput = h("input", { name: "table", placeholder: "table id", required: true });
-  const seatInput = h("input", { name: "seat", type: "number", min: 0, placeholder: "any" });
+  const tableInput = h("input", { name: "table", placeholder: t("table_id"), required: true });
+  const seatInput = h("input", { name: "seat", type: "number", min: 1, placeholder: t("any_seat") });
   fill(
     joinForm,
-    h("h2", {}, "Join a table"),
-    field("Table id", tableInput),
-    field("Seat", seatInput, "empty: the first free seat"),
-    h("button", { type: "submit" }, "Join"),
-    h("button", { type: "button", onclick: () => void watch() }, "Watch"),
+    h("h2", {}, t("join_table")),
+    field(t("table_id"), tableInput),
+    field(t("seat"), seatInput, t("seat_hint")),
+    h("div", { class: "actions" },
+      h("button", { type: "submit" }, t("join")),
+      h("button", { type: "button", onclick: () => void watch() }, t("watch"))),
   );
   const watch = async (tableId = tableInput.value.trim()): Promise<void> => {
     try {
@@ -166,7 +180,7 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
     }
   };
   const join = async (tableId: string, wanted: number | undefined, variant: string): Promise<void> => {
-    const name = nameInput.value.trim() || "guest";
+    const name = nameInput.value.trim() || t("guest");
     try {
       const seat = await client.join(tableId, { name, seat: wanted });
       saveSeat({ tableId: seat.tableId, token: seat.token, seat: seat.seat, name, variant, savedAt: Date.now() });
@@ -177,17 +191,18 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
   };
   joinForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    const wanted = seatInput.value === "" ? undefined : Number(seatInput.value);
+    const wanted = seatInput.value === "" ? undefined : Number(seatInput.value) - 1;
     void join(tableInput.value.trim(), wanted, "");
   });
-  void listTables(listed, join, watch);
+  const names = new Map(variants.map((v) => [v.id, v.name]));
+  void listTables(listed, join, watch, (id) => names.get(id) ?? id);
 
   const seats = savedSeats();
   fill(
     mine,
-    h("h2", {}, "Your seats"),
+    h("h2", {}, t("your_seats")),
     seats.length === 0
-      ? h("p", { class: "muted" }, "None yet: tables you join are kept here to come back to.")
+      ? h("p", { class: "muted" }, t("no_seats_yet"))
       : h(
           "ul",
           { class: "seats" },
@@ -195,20 +210,21 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
             h(
               "li",
               {},
-              h("a", { href: `#/table/${s.tableId}` }, `${s.variant || "table"} ${s.tableId}`),
-              ` ${s.seat === undefined ? "watching" : `seat ${s.seat + 1}`} as ${s.name} `,
-              h("button", { type: "button", class: "link", onclick: () => { forgetTable(s.tableId); void showLobby(root, openTable); } }, "forget"),
+              h("a", { href: `#/table/${s.tableId}` }, `${names.get(s.variant) ?? t("table")} ${s.tableId}`),
+              ` ${s.seat === undefined ? t("watching") : t("seat_as", { n: s.seat + 1, name: s.name })} `,
+              h("button", { type: "button", class: "link", onclick: () => { forgetTable(s.tableId); void showLobby(root, openTable); } }, t("forget")),
             ),
           ),
         ),
   );
 }
 
-/** The lobby's list: open tables to join, tables in play to watch. */
+/** The lobby's list: open tables to join, tables in play to watch (stale ones left out). */
 async function listTables(
   panel: HTMLElement,
   join: (tableId: string, seat: number | undefined, variant: string) => Promise<void>,
   watch: (tableId: string) => Promise<void>,
+  variantName: (id: string) => string,
 ): Promise<void> {
   const rows: TableSummary[] = [];
   try {
@@ -221,27 +237,37 @@ async function listTables(
       if (rows.length >= 100) break;
     }
   } catch (err) {
-    fill(panel, h("h2", {}, "Tables"), h("p", { class: "error" }, errorText(err)));
+    fill(panel, h("h2", {}, t("tables")), h("p", { class: "error" }, errorText(err)));
     return;
   }
-  const clock = (t: TableSummary): string =>
-    t.timePerMove ? ` · ${Number(t.timePerMove.seconds)} s per move` : "";
+  const now = Date.now();
+  const shown = rows.map((row) => ({ row, listed: {
+    tableId: row.tableId,
+    displayName: row.displayName,
+    seats: row.seats,
+    createdMs: row.createTime ? Number(row.createTime.seconds) * 1000 : undefined,
+    seating: row.status === TableStatus.SEATING,
+  } })).filter(({ listed }) => !isStale(listed, now));
+  const clock = (s: TableSummary): string =>
+    s.timePerMove ? ` · ${t("seconds_per_move", { n: Number(s.timePerMove.seconds) })}` : "";
   fill(
     panel,
-    h("h2", {}, "Tables"),
-    rows.length === 0
-      ? h("p", { class: "muted" }, "No open tables: create one.")
-      : h("ul", { class: "listing" }, rows.map((t) => {
-          const free = t.seats.filter((s) => s.free).length;
-          const who = t.seats.map((s) => (s.free ? "·" : s.bot ? `${s.name} (bot)` : s.name)).join(", ");
-          return h("li", { "data-table": t.tableId },
-            h("strong", {}, t.displayName || t.tableId),
-            h("span", { class: "muted" }, ` ${t.variant}, ${t.players} players, ${t.hands} hand${t.hands === 1 ? "" : "s"}${clock(t)}`),
-            h("div", { class: "muted" }, who),
-            t.status === TableStatus.SEATING && free > 0
-              ? h("button", { type: "button", onclick: () => void join(t.tableId, undefined, t.variant) }, `Sit down (${free} free)`)
+    h("h2", {}, t("tables")),
+    shown.length === 0
+      ? h("p", { class: "muted" }, t("no_open_tables"))
+      : h("ul", { class: "listing" }, shown.map(({ row, listed }) => {
+          const free = row.seats.filter((s) => s.free).length;
+          const game = variantName(row.variant);
+          return h("li", { "data-table": row.tableId },
+            h("strong", {}, tableTitle(listed, game)),
+            h("span", { class: "muted" }, ` ${game} · ${t("hands_count", { n: row.hands })}${clock(row)}`),
+            h("ol", { class: "lobby-seats", "aria-label": t("seats") }, seatLines(row.seats).map((s) =>
+              h("li", { class: s.free ? "free" : "taken", "data-seat": s.seat }, s.text))),
+            row.status === TableStatus.SEATING && free > 0
+              ? h("button", { type: "button", onclick: () => void join(row.tableId, undefined, row.variant) },
+                  t("sit_down_free", { n: free }))
               : null,
-            h("button", { type: "button", class: "link", onclick: () => void watch(t.tableId) }, "watch"));
+            h("button", { type: "button", class: "link", onclick: () => void watch(row.tableId) }, t("watch")));
         })),
   );
 }

@@ -1,6 +1,13 @@
-// Routes: #/ is the lobby, #/table/<id> a table.
+// Routes: #/ is the lobby, #/table/<id> a table, #/replay/<id> a finished table's replay.
+import { pageLocale } from "./api.js";
+import { locale, t, useCatalogues } from "./i18n.js";
 import { showLobby } from "./lobby.js";
+import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
+
+useCatalogues(__TAROK_CATALOGUES__, pageLocale());
+document.documentElement.lang = locale();
+document.title = t("title");
 
 const root = document.getElementById("app");
 let stop: () => void = () => undefined;
@@ -9,11 +16,14 @@ function route(): void {
   if (root === null) return;
   stop();
   stop = () => undefined;
-  const match = /^#\/table\/([\w-]+)$/.exec(location.hash);
-  if (match?.[1] !== undefined) {
-    stop = showTable(root, match[1], () => {
-      location.hash = "#/";
-    });
+  const lobby = (): void => {
+    location.hash = "#/";
+  };
+  const match = /^#\/(table|replay)\/([\w-]+)$/.exec(location.hash);
+  if (match?.[1] === "table" && match[2] !== undefined) {
+    stop = showTable(root, match[2], lobby);
+  } else if (match?.[1] === "replay" && match[2] !== undefined) {
+    stop = showReplay(root, match[2], lobby);
   } else {
     void showLobby(root, (tableId) => {
       location.hash = `#/table/${tableId}`;

@@ -2,46 +2,26 @@
 // clocks and the score sheet, kept live by a watch stream that survives reconnects.
 import { create } from "@bufbuild/protobuf";
 import { CardSchema, Code, errorInfo, TableStatus } from "../../typescript/src/index.js";
-import type {
-  Card,
-  HandScored,
-  HandView,
-  LegalMove,
-  Play,
-  TableView,
-  TarokSeat,
-} from "../../typescript/src/index.js";
-import { client, connectionOk, languageMenu, onConnection, saveSeat, savedSeats } from "./api.js";
+import type { Card, HandScored, HandView, LegalMove, Play, TableView, TarokSeat } from "../../typescript/src/index.js";
+import { client, connectionOk, errorText, languageMenu, onConnection, saveSeat, savedSeats, variantName, vocabularyOf } from "./api.js";
 import type { SavedSeat } from "./api.js";
 import { cardFace, roman } from "./cards.js";
-import { fill, h } from "./dom.js";
-
-const PHASES: Record<string, string> = {
-  bidding: "Auction",
-  call: "Calling a king",
-  talon: "Talon",
-  discard: "Discarding",
-  announce: "Announcements",
-  tricks: "Play",
-  done: "Hand over",
-};
+import { fill, h, keepFocus } from "./dom.js";
+import { t } from "./i18n.js";
+import { botWord, seatNames } from "./names.js";
+import { cardsToDiscard } from "./results.js";
+import { scoreSheet } from "./sheet.js";
 
 function words(id: string): string {
   return id.replaceAll("_", " ");
 }
 
-function points(n: bigint | number): string {
-  const v = Number(n);
-  return v > 0 ? `+${v}` : String(v);
-}
-
 /** The called card (a card code such as "SK") drawn small; other calls as text. */
-function calledCard(called: string): HTMLElement {
+function calledCard(called: string, label: string): HTMLElement {
   const suit = /^(Sw|Ba|Cu|Co|[HDCST])(?=\w)/.exec(called)?.[1];
-  if (suit === undefined) return h("strong", {}, words(called));
+  if (suit === undefined) return h("strong", {}, label || words(called));
   const trump = /^T(\d+)$/.exec(called)?.[1];
-  const label = trump === undefined ? called : roman(Number(trump));
-  const card = create(CardSchema, { code: called, suit, label });
+  const card = create(CardSchema, { code: called, suit, label: label || (trump === undefined ? called : roman(Number(trump))) });
   return cardFace(card, undefined, true);
 }
 
@@ -51,8 +31,8 @@ export function showTable(root: HTMLElement, tableId: string, back: () => void):
   if (mine === undefined) {
     fill(
       root,
-      h("p", {}, "This browser holds no seat at table ", h("code", {}, tableId), "."),
-      h("button", { onclick: back }, "Back to the lobby"),
+      h("p", {}, t("no_seat_here"), " ", h("code", {}, tableId)),
+      h("button", { onclick: back }, t("back_to_lobby")),
     );
     return () => undefined;
   }
@@ -66,6 +46,9 @@ class TablePage {
   private readonly abort = new AbortController();
   private readonly scored = new Map<bigint, HandScored>();
   private view: TableView | undefined;
+  private names: string[] = [];
+  private variant = "";
+  private terms: ReadonlyMap<string, string> = new Map();
   private pending = false;
   private error = "";
   private online = true;
@@ -94,13 +77,18 @@ class TablePage {
   }
 
   async run(): Promise<void> {
-    fill(this.root, h("p", { class: "muted" }, "Connecting…"));
+    fill(this.root, h("p", { class: "muted" }, t("connecting")));
     try {
       for await (const item of this.seat.watch({ withViews: true, signal: this.abort.signal })) {
         connectionOk();
         const { case: kind, value } = item.item;
         if (kind === "view") {
           this.view = value;
+          this.names = seatNames(value.seats);
+          if (this.variant === "") {
+            this.variant = await variantName(value.variant);
+            this.terms = await vocabularyOf(value.variant);
+          }
           if (value.serverTime) {
             const server = Number(value.serverTime.seconds) * 1000 + value.serverTime.nanos / 1e6;
             this.skewMs = server - Date.now();
@@ -113,8 +101,7 @@ class TablePage {
       }
     } catch (err) {
       if (this.abort.signal.aborted) return;
-      const info = errorInfo(err);
-      this.error = `${info.reason || info.codeName}: ${info.message}`;
+      this.error = errorText(err);
       this.render();
     }
   }
@@ -127,45 +114,47 @@ class TablePage {
     try {
       await this.seat.submit(move.id, { expectedVersion: this.view.version });
     } catch (err) {
-      const info = errorInfo(err);
       this.pending = false;
-      if (info.code !== Code.Aborted) this.error = `${info.reason}: ${info.message}`;
+      if (errorInfo(err).code !== Code.Aborted) this.error = errorText(err);
       this.render();
     }
   }
 
   private name(seat: number | undefined): string {
     if (seat === undefined) return "";
-    const name = this.view?.seats[seat]?.name || `seat ${seat + 1}`;
-    return seat === this.seat.seat ? `${name} (you)` : name;
+    const name = this.names[seat] ?? t("seat_n", { n: seat + 1 });
+    return seat === this.seat.seat ? t("name_you", { name }) : name;
   }
 
   private render(): void {
     const view = this.view;
     if (view === undefined) {
-      if (this.error) fill(this.root, h("p", { class: "error" }, this.error), h("button", { onclick: this.back }, "Lobby"));
+      if (this.error) fill(this.root, h("p", { class: "error" }, this.error), h("button", { onclick: this.back }, t("lobby")));
       return;
     }
     const hand = view.hand;
-    fill(
+    keepFocus(this.root, () => fill(
       this.root,
       this.header(view),
       this.error ? h("p", { class: "error", role: "alert" }, this.error) : null,
       this.seatActions(view),
       h("div", { class: "table-grid" },
         this.seatsPanel(view),
-        h("section", { class: "felt" }, hand ? this.handPanel(view, hand) : this.waiting(view)),
-        this.sheet(view),
+        h("section", { class: "felt", "aria-label": t("the_table") }, hand ? this.handPanel(view, hand) : this.waiting(view)),
+        scoreSheet(view, this.hands(), this.names.map((_, i) => this.name(i)), this.terms),
       ),
-    );
+    ));
+  }
+
+  private hands(): HandScored[] {
+    return [...this.scored.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, s]) => s);
   }
 
   /** Run a seat action (leave, take back, rematch); show its error if it fails. */
   private act(action: () => Promise<void>): void {
     this.error = "";
     action().catch((err: unknown) => {
-      const info = errorInfo(err);
-      this.error = `${info.reason || info.codeName}: ${info.message}`;
+      this.error = errorText(err);
       this.render();
     });
   }
@@ -177,28 +166,30 @@ class TablePage {
     else location.hash = `#/table/${seat.tableId}`;
   }
 
-  /** Leave / take back / rematch, as the table's state allows. */
+  /** Leave / take back / rematch / replay, as the table's state allows. */
   private seatActions(view: TableView): HTMLElement | null {
     const me = this.seat.seat;
-    if (me === undefined) return null;
-    const mine = view.seats[me];
+    const mine = me === undefined ? undefined : view.seats[me];
     const buttons: HTMLElement[] = [];
-    if (view.status === TableStatus.SEATING && mine?.taken) {
+    if (me !== undefined && view.status === TableStatus.SEATING && mine?.taken) {
       buttons.push(h("button", { "data-testid": "leave", onclick: () => this.act(async () => {
         await this.seat.leave();
         this.back();
-      }) }, "Leave the table"));
+      }) }, t("leave_table")));
     }
-    if (view.status !== TableStatus.FINISHED && (!mine?.taken || mine.bot)) {
-      buttons.push(h("span", {}, mine?.bot ? `A ${mine.bot} bot is playing your seat.` : "You left this seat."));
+    if (me !== undefined && view.status !== TableStatus.FINISHED && (!mine?.taken || mine.bot)) {
+      buttons.push(h("span", {}, mine?.bot ? t("bot_plays_your_seat", { bot: botWord(mine.bot) }) : t("you_left")));
       buttons.push(h("button", { class: "primary", "data-testid": "take-back", onclick: () => this.act(async () => {
         this.open(await this.seat.rejoin(this.saved.name));
-      }) }, "Take my seat back"));
+      }) }, t("take_seat_back")));
     }
     if (view.status === TableStatus.FINISHED) {
-      buttons.push(h("button", { class: "primary", "data-testid": "rematch", onclick: () => this.act(async () => {
-        this.open(await this.seat.rematch());
-      }) }, "Rematch"));
+      if (me !== undefined) {
+        buttons.push(h("button", { class: "primary", "data-testid": "rematch", onclick: () => this.act(async () => {
+          this.open(await this.seat.rematch());
+        }) }, t("rematch")));
+      }
+      buttons.push(h("a", { class: "button", href: `#/replay/${view.tableId}`, "data-testid": "replay" }, t("replay")));
     }
     return buttons.length > 0 ? h("div", { class: "actions" }, buttons) : null;
   }
@@ -206,19 +197,20 @@ class TablePage {
   private header(view: TableView): HTMLElement {
     const status =
       view.status === TableStatus.SEATING
-        ? "waiting for players"
+        ? t("status_seating")
         : view.status === TableStatus.FINISHED
-          ? "match over"
-          : `hand ${Math.min(view.handsPlayed + 1, view.hands)} of ${view.hands}`;
+          ? t("status_finished")
+          : t("status_hand", { n: Math.min(view.handsPlayed + 1, view.hands), of: view.hands });
     return h(
       "header",
       { class: "bar" },
-      h("button", { class: "link", onclick: this.back }, "← Lobby"),
-      h("h1", {}, words(view.variant)),
-      h("span", { class: "muted", "data-testid": "table-id" }, view.tableId),
-      h("span", { "data-testid": "status", class: "status" }, status),
-      h("span", { class: this.online ? "online" : "offline", "data-testid": "connection" },
-        this.online ? "connected" : "reconnecting…"),
+      h("a", { class: "link", href: "#/", onclick: (e: Event) => { e.preventDefault(); this.back(); } }, `← ${t("lobby")}`),
+      h("h1", {}, view.displayName || this.variant),
+      view.displayName ? h("span", { class: "muted" }, this.variant) : null,
+      h("span", { class: "muted", "data-testid": "table-id", title: t("table_id") }, view.tableId),
+      h("span", { "data-testid": "status", "data-status": TableStatus[view.status], class: "status" }, status),
+      h("span", { class: this.online ? "online" : "offline", "data-testid": "connection", "data-online": String(this.online) },
+        this.online ? t("connected") : t("reconnecting")),
       languageMenu(),
     );
   }
@@ -227,35 +219,35 @@ class TablePage {
     const hand = view.hand;
     return h(
       "section",
-      { class: "seats-panel" },
+      { class: "seats-panel", "aria-label": t("seats") },
       view.seats.map((s) => {
         const i = s.seat;
         const turn = hand?.turn === i && view.status === TableStatus.PLAYING;
-        const role =
-          hand?.declarer === i ? "declarer" : hand?.partners.includes(i) ? "partner" : "";
+        const role = hand?.declarer === i ? t("declarer") : hand?.partners.includes(i) ? t("partner") : "";
         return h(
           "div",
           { class: `seat${turn ? " turn" : ""}${i === this.seat.seat ? " me" : ""}`, "data-seat": i },
-          h("strong", {}, this.name(i) || (s.taken ? "" : "free")),
+          h("strong", {}, s.taken ? this.name(i) : t("free_seat")),
           role ? h("span", { class: "tag" }, role) : null,
-          hand?.dealer === i ? h("span", { class: "tag" }, "dealer") : null,
-          s.bot ? h("span", { class: "tag bot", title: `played by the server's ${s.bot} bot` }, s.bot) : null,
+          hand?.dealer === i ? h("span", { class: "tag" }, t("dealer")) : null,
+          s.bot ? h("span", { class: "tag bot", title: botWord(s.bot) }, t("bot_tag")) : null,
+          turn ? h("span", { class: "tag turn-tag" }, t("to_move")) : null,
           h("span", { class: "muted" },
-            hand ? `${hand.handSizes[i] ?? 0} cards · ${hand.tricksWon[i] ?? 0} tricks` : ""),
+            hand ? t("cards_and_tricks", { cards: hand.handSizes[i] ?? 0, tricks: hand.tricksWon[i] ?? 0 }) : ""),
           h("span", { class: "total", "data-testid": `total-${i}` }, String(Number(view.totals[i] ?? 0n))),
-          (view.radelci[i] ?? 0) > 0 ? h("span", { class: "radelci", title: "radelci" }, "●".repeat(view.radelci[i] ?? 0)) : null,
+          (view.radelci[i] ?? 0) > 0 ? h("span", { class: "radelci", title: t("radelci") }, "●".repeat(view.radelci[i] ?? 0)) : null,
           turn && view.deadline ? h("span", { class: "clock", "data-deadline": "" }) : null,
         );
       }),
-      view.pot !== 0n ? h("div", { class: "muted" }, `pot ${Number(view.pot)}`) : null,
+      view.pot !== 0n ? h("div", { class: "muted" }, t("pot", { n: Number(view.pot) })) : null,
     );
   }
 
   private waiting(view: TableView): HTMLElement {
     const free = view.seats.filter((s) => !s.taken).length;
     return h("div", { class: "waiting" },
-      h("p", {}, `Waiting for ${free} more player${free === 1 ? "" : "s"}.`),
-      h("p", {}, "Others join with the table id ", h("code", {}, view.tableId), "."));
+      h("p", { "data-testid": "waiting" }, t("waiting_free_seats", { n: free })),
+      h("p", {}, t("others_join_with"), " ", h("code", {}, view.tableId)));
   }
 
   private handPanel(view: TableView, hand: HandView): (HTMLElement | null)[] {
@@ -265,39 +257,43 @@ class TablePage {
     for (const move of legal) if (move.value) byCard.set(move.value, move);
     const inHand = new Set(hand.cards.map((c) => c.code));
     const buttons = legal.filter((m) => !inHand.has(m.value));
-    const contract = hand.contract
-      ? `${words(hand.contract)}${hand.declarer !== undefined ? ` · ${this.name(hand.declarer)}` : ""}`
-      : "";
+    const contract = hand.contractTerm?.label || words(hand.contract);
+    const discarding = legal.some((m) => m.id.startsWith("discard:"));
+    const toDiscard = discarding && this.seat.seat !== undefined
+      ? cardsToDiscard(hand.cards.length, hand.handSizes, this.seat.seat) : 0;
     return [
       h("div", { class: "info" },
-        h("span", { class: "phase", "data-testid": "phase" }, PHASES[hand.phase] ?? words(hand.phase)),
-        contract ? h("span", {}, "Game: ", h("strong", {}, contract)) : null,
-        hand.called ? h("span", { class: "called" }, "Called: ", calledCard(hand.called)) : null,
+        h("span", { class: "phase", "data-testid": "phase", "data-phase": hand.phase }, hand.phaseTerm?.label || words(hand.phase)),
+        contract ? h("span", {}, `${t("game")}: `, h("strong", {}, contract),
+          hand.declarer !== undefined ? ` · ${this.name(hand.declarer)}` : "") : null,
+        hand.called ? h("span", { class: "called" }, `${t("called")}: `, calledCard(hand.called, hand.calledTerm?.label ?? "")) : null,
       ),
       this.facts(hand),
       hand.publicCards.length > 0
         ? h("div", { class: "public" }, hand.publicCards.map((group) =>
             h("div", { class: "group" },
-              h("span", { class: "muted" }, `${words(group.name)}${group.seat !== undefined ? ` · ${this.name(group.seat)}` : ""}`),
+              h("span", { class: "muted" }, `${group.group?.label || words(group.name)}${group.seat !== undefined ? ` · ${this.name(group.seat)}` : ""}`),
               h("div", { class: "cards" }, group.cards.map((c) => cardFace(c, undefined, true))))))
         : null,
       h("div", { class: "tricks" },
-        this.trick("Trick", hand.trick, "trick"),
-        hand.lastTrick.length > 0 ? this.trick("Last trick", hand.lastTrick, "last-trick", true) : null,
+        this.trick(t("trick"), hand.trick, "trick"),
+        hand.lastTrick.length > 0 ? this.trick(t("last_trick"), hand.lastTrick, "last-trick", true) : null,
       ),
-      hand.result && view.status !== TableStatus.FINISHED ? h("p", { class: "muted" }, "Hand scored: see the score sheet.") : null,
+      hand.result && view.status !== TableStatus.FINISHED ? h("p", { class: "muted" }, t("hand_scored_see_sheet")) : null,
+      toDiscard > 0 ? h("p", { class: "discard-count", "data-testid": "to-discard", role: "status" }, t("cards_to_discard", { n: toDiscard })) : null,
       buttons.length > 0
-        ? h("div", { class: "moves", "data-testid": "moves" }, buttons.map((m) =>
+        ? h("div", { class: "moves", role: "group", "aria-label": t("your_moves"), "data-testid": "moves" }, buttons.map((m) =>
             h("button", { class: "move legal", "data-move": m.id, disabled: !myTurn, onclick: () => void this.submit(m) }, m.label)))
         : null,
-      h("div", { class: `hand${myTurn ? " active" : ""}`, "data-testid": "hand" },
+      h("div", { class: `hand${myTurn ? " active" : ""}`, role: "group", "aria-label": t("your_cards"), "data-testid": "hand",
+        tabindex: -1, "data-focus-home": "" },
         hand.cards.map((card: Card) => {
           const move = myTurn ? byCard.get(card.code) : undefined;
           return cardFace(card, move ? () => void this.submit(move) : undefined);
         })),
-      h("p", { class: "muted turn-line" },
-        view.status !== TableStatus.PLAYING ? "" : legal.length > 0 ? (this.pending ? "Sending…" : "Your move.") :
-          hand.turn !== undefined ? `Waiting for ${this.name(hand.turn)}.` : ""),
+      h("p", { class: "muted turn-line", role: "status" },
+        view.status !== TableStatus.PLAYING ? "" : legal.length > 0 ? (this.pending ? t("sending") : t("your_move")) :
+          hand.turn !== undefined ? t("waiting_for", { name: this.name(hand.turn) }) : ""),
     ];
   }
 
@@ -318,45 +314,12 @@ class TablePage {
         h("figure", {}, p.card ? cardFace(p.card, undefined, small) : null, h("figcaption", {}, this.name(p.seat))))));
   }
 
-  private sheet(view: TableView): HTMLElement {
-    const hands = [...this.scored.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, s]) => s);
-    const last = view.lastResult ?? (view.status === TableStatus.FINISHED ? view.hand?.result : undefined);
-    return h("section", { class: "sheet", "data-testid": "score-sheet" },
-      h("h2", {}, view.status === TableStatus.FINISHED ? "Final score" : "Score sheet"),
-      h("table", {},
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "game"), view.seats.map((s) => h("th", {}, this.name(s.seat))))),
-        h("tbody", {}, hands.map((s, row) => h("tr", {},
-          h("td", {}, s.dealNumber),
-          h("td", {}, s.result?.redeal ? "redeal" : words(s.result?.contract ?? "")),
-          view.seats.map((seat) => h("td", {},
-            h("span", { class: "delta" }, points(s.result?.totals[seat.seat] ?? 0n)),
-            h("span", { class: "running", "data-testid": `running-${row}-${seat.seat}` }, String(Number(s.totals[seat.seat] ?? 0n))),
-            (s.radelci[seat.seat] ?? 0) > 0 ? h("span", { class: "radelci" }, "●".repeat(s.radelci[seat.seat] ?? 0)) : null))),
-          this.settlement(view, hands.at(-1)))),
-        h("tfoot", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "total"),
-          view.seats.map((s) => h("th", { "data-testid": `final-${s.seat}` }, String(Number(view.totals[s.seat] ?? 0n))))))),
-      last && last.lines.length > 0
-        ? h("div", { class: "lines" }, h("h3", {}, `Last hand: ${words(last.contract)}${last.won === undefined ? "" : last.won ? " – won" : " – lost"}`),
-            h("ul", {}, last.lines.map((l) => h("li", {}, `${words(l.item)} ${points(l.points)}`))))
-        : null,
-    );
-  }
-
-  /** At the end of a match, what changed after the last hand (e.g. unplayed radelci). */
-  private settlement(view: TableView, last: HandScored | undefined): HTMLElement | null {
-    if (view.status !== TableStatus.FINISHED || last === undefined) return null;
-    const deltas = view.seats.map((s) => (view.totals[s.seat] ?? 0n) - (last.totals[s.seat] ?? 0n));
-    if (deltas.every((d) => d === 0n)) return null;
-    return h("tr", { class: "settlement" }, h("td", {}, ""), h("td", {}, "end of match"),
-      deltas.map((d) => h("td", {}, h("span", { class: "running" }, points(d)))));
-  }
-
   private tickClock(): void {
     const deadline = this.view?.deadline;
     const el = this.root.querySelector<HTMLElement>("[data-deadline]");
     if (deadline === undefined || el === null) return;
     const ms = Number(deadline.seconds) * 1000 + deadline.nanos / 1e6 - (Date.now() + this.skewMs);
-    el.textContent = `${Math.max(0, Math.ceil(ms / 1000))} s`;
+    el.textContent = t("seconds", { n: Math.max(0, Math.ceil(ms / 1000)) });
     el.classList.toggle("low", ms < 10_000);
   }
 }
