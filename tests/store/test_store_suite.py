@@ -592,3 +592,25 @@ def test_read_tail_is_the_first_event_and_those_from_the_snapshot_on(backend: Ba
             assert found == (3, b"three") and [e.seq for e in events] == [1, 3, 4, 5, 6, 7, 8]
 
     run(body)
+
+
+# -- kept values (the server's signing key) ----------------------------------------------
+
+
+def test_get_or_set_keeps_the_first_value_for_every_instance(backend: Backend) -> None:
+    async def body() -> None:
+        name = f"k-{uuid.uuid4()}"
+        async with opened(backend.make()) as a, opened(backend.make()) as b:
+            other = b if backend.shared else a
+            # Racing first callers (two instances where the storage is shared) agree.
+            got = await asyncio.gather(
+                *((a, other)[i % 2].get_or_set(name, bytes([i]) * 8) for i in range(8))
+            )
+            assert len(set(got)) == 1 and got[0] in {bytes([i]) * 8 for i in range(8)}
+            assert await a.get_or_set(name, b"later") == got[0]
+            assert await a.get_or_set(f"{name}-2", b"second") == b"second"
+        if backend.shared:  # and a store opened afterwards reads it back
+            async with opened(backend.make()) as c:
+                assert await c.get_or_set(name, b"after a restart") == got[0]
+
+    run(body)
