@@ -6,7 +6,7 @@ import asyncio
 import signal
 import sys
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import grpc
@@ -20,7 +20,7 @@ from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..store import EventStore, open_store
 from .app import TarokApp
-from .config import ServerConfig
+from .config import STORE_SECRET_NAME, ServerConfig, store_secret
 from .drive import Driver
 from .generic import generic_only
 from .http import HttpServer, build_app, record
@@ -71,6 +71,9 @@ async def create_server(
         config.store_url, config.sqlite_sync, config.store_timeout_seconds
     )
     await store.open()
+    if config.secret_from_store:
+        secret = await store.get_or_set(STORE_SECRET_NAME, store_secret())
+        config = replace(config, secret=secret, secret_from_store=False)
     app = TarokApp(store, config)
     hooks = interceptors(app.ctx)
     # No interceptors on the gRPC server itself: every service is registered through
