@@ -11,7 +11,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-import grpc
 import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 

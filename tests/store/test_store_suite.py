@@ -38,7 +38,6 @@ T = TypeVar("T")
 NOW = 1_700_000_000.25
 
 
-
 @dataclass(frozen=True)
 class Backend:
     """How to build store instances for one backend.
@@ -52,8 +51,6 @@ class Backend:
     name: str
     make: Callable[..., EventStore]
     shared: bool
-
-
 
 
 @pytest.fixture(params=["sqlite-memory", "sqlite-file", "sqlite-normal", "postgres"])
