@@ -7,7 +7,7 @@ TS_DEPS := $(TS)/node_modules/.package-lock.json
 WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 
-.PHONY: install run test test-fast lint proto proto-check bench bench-deps bench-service selfplay clean web
+.PHONY: install dist run test test-fast lint proto proto-check bench bench-deps bench-service selfplay clean web
 
 # setuptools' note that an editable install reads the working tree is expected here: hidden.
 $(STAMP): pyproject.toml
@@ -17,6 +17,16 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Wheels into dist/: tarok-proto (the generated protocol), tarok-rules (engine, rule sets,
+# brains), tarok-client (SDK, bots, `tarok` CLI), tarok-openspiel, and tarok (the server, with
+# the client and protocol inside: install it instead of the split wheels, not beside them).
+# The client alone: pip install --find-links dist tarok-client  (see clients/python/README.md)
+DIST ?= dist
+dist: install
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	$(PIP) wheel -q --no-deps -w $(DIST) deploy/packages/proto deploy/packages/rules \
+		clients/python clients/openspiel .
 
 # The TypeScript client's packages, exactly as its lockfile says (protoc-gen-es for `make proto`).
 $(TS_DEPS): $(TS)/package-lock.json
