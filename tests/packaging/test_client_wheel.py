@@ -48,8 +48,7 @@ def test_client_installs_alone_and_runs_its_readme_bot(tmp_path: Path) -> None:
     assert len(bot.group(1).splitlines()) <= 25
 
     wheels = tmp_path / "dist"
-    make = ["make", "-C", ROOT, "dist", f"DIST={wheels}", f"VENV={Path(sys.prefix)}"]
-    run(*make)
+    run("make", "-C", ROOT, "dist", f"DIST={wheels}", f"VENV={Path(sys.prefix)}")
     names = {w.name.split("-")[0] for w in wheels.glob("*.whl")}
     assert {"tarok_proto", "tarok_client", "tarok_rules", "tarok"} <= names, names
 
