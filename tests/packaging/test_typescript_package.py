@@ -1,4 +1,4 @@
-"""The TypeScript SDK as its users get it: `npm pack` builds it (prepack), the tarball installs
+"""The TypeScript SDK as its users get it: `npm pack` builds it (prepare), the tarball installs
 into an empty npm project (its dependencies from the registry, offline from npm's cache when
 they are there), type-checks through its `exports`, and the README's own snippet plays a hand
 against a server started here."""
@@ -56,7 +56,7 @@ def readme_snippet() -> str:
 def test_the_packed_sdk_installs_and_plays_the_readme_hand(tmp_path: Path) -> None:
     npm = shutil.which("npm")
     assert npm is not None and TSC.exists(), "needs npm and clients/typescript's packages"
-    shutil.rmtree(SDK / "dist", ignore_errors=True)  # the tarball must be built by prepack
+    shutil.rmtree(SDK / "dist", ignore_errors=True)  # the tarball must be built by prepare
     packed = run(npm, "pack", "--json", "--pack-destination", tmp_path, cwd=SDK)
     (tarball,) = json.loads(packed.stdout)
     files = {f["path"] for f in tarball["files"]}
