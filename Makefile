@@ -93,4 +93,4 @@ bench-service: bench-deps
 	$(PY) bench/plot.py bench/results/service.json docs/img/performance.png
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info
