@@ -7,15 +7,26 @@ TS_DEPS := $(TS)/node_modules/.package-lock.json
 WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 
-.PHONY: install run test test-fast lint proto proto-check bench bench-deps bench-service selfplay clean web
+.PHONY: install dist run test test-fast lint proto proto-check bench bench-deps bench-service selfplay clean web
 
+# setuptools' note that an editable install reads the working tree is expected here: hidden.
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -e '.[dev]'
+	PYTHONWARNINGS="ignore:Editable installation" $(PIP) install -q -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Wheels into dist/: tarok-proto (the generated protocol), tarok-rules (engine, rule sets,
+# brains), tarok-client (SDK, bots, `tarok` CLI), tarok-openspiel, and tarok (the server, with
+# the client and protocol inside: install it instead of the split wheels, not beside them).
+# The client alone: pip install --find-links dist tarok-client  (see clients/python/README.md)
+DIST ?= dist
+dist: install
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	$(PIP) wheel -q --no-deps -w $(DIST) deploy/packages/proto deploy/packages/rules \
+		clients/python clients/openspiel .
 
 # The TypeScript client's packages, exactly as its lockfile says (protoc-gen-es for `make proto`).
 $(TS_DEPS): $(TS)/package-lock.json
@@ -25,14 +36,26 @@ $(WEB_DEPS): $(WEB)/package-lock.json
 	cd $(WEB) && npm ci --no-audit --no-fund
 
 # The reference web table, built into clients/web/dist (served by `tarok serve --http-port`).
-web: $(WEB_DEPS)
+# It compiles the SDK's sources in clients/typescript, so that package's modules come first.
+web: $(WEB_DEPS) $(TS_DEPS)
 	cd $(WEB) && npm run build
 
-run: install web
-	$(VENV)/bin/tarok serve --store sqlite:///tarok.db --port 50051 --secret-file .tarok-secret \
-		--http-port 8080 \
+# `make run`: the server on GRPC_PORT, the web table and browser protocols on HTTP_PORT.
+# Tokens are signed with the key kept in tarok.db (created on first start). Tournaments
+# take the organiser key in .tarok-organiser-key (created here on first run).
+GRPC_PORT ?= 50051
+HTTP_PORT ?= 8080
+ORGANISER_KEY_FILE := .tarok-organiser-key
+
+$(ORGANISER_KEY_FILE):
+	umask 077 && python3 -c "import secrets; print(secrets.token_hex(16))" > $@
+
+run: install web $(ORGANISER_KEY_FILE)
+	TAROK_ORGANISER_KEY="$$(cat $(ORGANISER_KEY_FILE))" \
+	$(VENV)/bin/tarok serve --store sqlite:///tarok.db --port $(GRPC_PORT) \
+		--http-port $(HTTP_PORT) \
 		--cors-origin http://localhost:5173 --cors-origin http://127.0.0.1:5173 \
-		--cors-origin http://localhost:8080 --cors-origin http://127.0.0.1:8080
+		--cors-origin http://localhost:$(HTTP_PORT) --cors-origin http://127.0.0.1:$(HTTP_PORT)
 
 test: install $(TS_DEPS) $(WEB_DEPS)
 	$(VENV)/bin/pytest
@@ -70,4 +93,4 @@ bench-service: bench-deps
 	$(PY) bench/plot.py bench/results/service.json docs/img/performance.png
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

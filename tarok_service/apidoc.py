@@ -20,20 +20,69 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "docs" / "api.md"
 PACKAGE = "tarok.v1"
 
-# Sample values for request fields, by field name (fields not listed are left out).
+# Sample values for request fields, by field name (fields not listed are left out). Every
+# example runs as written against a server in tests/docs/test_api_docs.py.
+_BOTS = [{"seat": seat, "bot": "heuristic"} for seat in (1, 2, 3)]
+_ENTRANTS = [{"name": "remote"}] + [{"name": f"bot{i}", "bot": "random"} for i in (1, 2, 3)]
 SAMPLES: dict[str, object] = {
     "variant": "slovenian",
     "players": 4,
     "hands": 1,
+    "bots": _BOTS,
     "table_id": "$TABLE",
     "name": "ana",
     "token": "$TOKEN",
-    "move_id": "bid:three",
+    "move_id": "pass",
     "with_views": True,
     "format": "LOG_FORMAT_JSON",
+    "filter": "state = open",
     "tournament_id": "$TOURNAMENT",
-    "tokens": ["$TOKEN"],
+    "organiser_key": "$ORGANISER_KEY",
+    "organiser_token": "$ORGANISER_TOKEN",
+    "tokens": ["$ENTRANT"],
+    "paused": True,
+    "reason": "a demonstration",
     "payload": "aGk=",
+}
+
+# Samples of one method's fields (a name that means something else elsewhere).
+METHOD_SAMPLES: dict[str, dict[str, object]] = {
+    "CreateTournament": {
+        "spec": {"variant": "slovenian", "players": 4, "entrants": _ENTRANTS, "deals": 1}
+    },
+}
+
+# Where an example's variables come from (by method; the rest need none).
+_TABLE = "`TABLE`: the `tableId` that CreateTable answered."
+_TOKEN = "`TOKEN`: the `token` that JoinTable answered."
+_TOURNAMENT = (
+    "`TOURNAMENT`, `ORGANISER_TOKEN`: the `tournamentId` and `organiserToken` that "
+    "CreateTournament answered."
+)
+_STREAM = " A stream: it runs until the table (tournament) ends; Ctrl-C stops it."
+NOTES: dict[str, str] = {
+    "JoinTable": _TABLE,
+    "GetTableView": _TOKEN,
+    "WatchTable": _TOKEN + _STREAM,
+    "GetTableLog": _TOKEN,
+    "SubmitMove": _TOKEN + " Send it when it is that seat's turn (GetTableView: `hand.turn`): "
+    "`pass` is legal for it in the opening auction.",
+    "LeaveTable": "`TOKEN`: a seat at a table that is still seating (say, one created without "
+    "`bots` and joined once).",
+    "RejoinTable": "`TOKEN`: the seat given up with LeaveTable, or handed to a bot.",
+    "HandSeatToBot": _TOKEN + " During play; the bot plays the seat's turns from then on.",
+    "Rematch": "`TOKEN`: a seat at a finished match (for one, hand your seat to a bot and "
+    "wait for the end).",
+    "CreateTournament": "`ORGANISER_KEY`: the server's organiser key; `make run` keeps it in "
+    "`.tarok-organiser-key` (`ORGANISER_KEY=$(cat .tarok-organiser-key)`). The first "
+    "entrant is a remote bot: its token is `entrantTokens[0].token`.",
+    "GetTournament": _TOURNAMENT,
+    "WatchTournament": _TOURNAMENT + _STREAM,
+    "ExportTournament": _TOURNAMENT,
+    "StreamMyTurns": "`ENTRANT`: the remote entrant's token, `entrantTokens[0].token` of "
+    "CreateTournament's answer." + _STREAM.replace(" (tournament)", ""),
+    "PauseTournament": _TOURNAMENT,
+    "CancelTournament": _TOURNAMENT,
 }
 
 # Paths inside descriptors (see descriptor.proto): file.message_type=4, enum_type=5,
@@ -164,8 +213,9 @@ def _maps(files: list[d.FileDescriptorProto]) -> dict[str, tuple[str, str]]:
     return found
 
 
-def _example(request: d.DescriptorProto) -> dict[str, object]:
-    return {_json_name(f.name): SAMPLES[f.name] for f in request.field if f.name in SAMPLES}
+def _example(request: d.DescriptorProto, method: str) -> dict[str, object]:
+    samples = {**SAMPLES, **METHOD_SAMPLES.get(method, {})}
+    return {_json_name(f.name): samples[f.name] for f in request.field if f.name in samples}
 
 
 def _json_name(name: str) -> str:
@@ -201,10 +251,11 @@ def _service(
             out.append("")
         else:
             out += ["Errors: only those every call may return (see above).", ""]
-        data = json.dumps(_example(messages[request]))
+        data = json.dumps(_example(messages[request], method.name))
         data = f'"{data.replace(chr(34), chr(92) + chr(34))}"' if "$" in data else f"'{data}'"
+        note = NOTES.get(method.name)
         out += [
-            "Example (the gRPC port of `make run`; set `TOKEN`, `TABLE` from earlier answers):",
+            "Example (the gRPC port of `make run`" + (f"). {note}" if note else "):"),
             "",
             "```sh",
             ".venv/bin/buf curl --protocol grpc --http2-prior-knowledge --schema protos \\",
@@ -273,7 +324,9 @@ table take a `request_id`: repeating a request with the same id returns the firs
 nothing, so any failed call can be retried safely.
 
 **Examples** use `buf curl`, which the virtualenv installs (`make install`), from the
-repository root (it reads the schema from `protos/`).
+repository root (it reads the schema from `protos/`), against `make run`'s gRPC port. Each
+example says where the shell variables it names (`TABLE=...`) come from: the answers of
+earlier calls. `tests/docs/test_api_docs.py` runs every example as written.
 """
 
 

@@ -32,12 +32,14 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT."""
     configure_logging(args.log_format)
+    secret = resolve_secret(args.secret, key_file=args.secret_file)
     config = ServerConfig(
         store_url=args.store,
         sqlite_sync=args.sqlite_sync,
         host=args.host,
         port=args.port,
-        secret=resolve_secret(args.secret, key_file=args.secret_file),
+        secret=secret or b"",
+        secret_from_store=secret is None,
         previous_secrets=tuple(s.encode() for s in args.previous_secret),
         store_timeout_seconds=args.store_timeout,
         heartbeat_seconds=args.heartbeat,
@@ -87,13 +89,16 @@ def _store_and_ports(serve_: argparse.ArgumentParser) -> None:
 
 def _tokens(serve_: argparse.ArgumentParser) -> None:
     serve_.add_argument(
-        "--secret", default=None, help="token signing secret (default: $TAROK_SECRET, else random)"
+        "--secret",
+        default=None,
+        help="token signing secret (default: $TAROK_SECRET, else --secret-file, else a key "
+        "created once in the store and shared by every server on that store)",
     )
     serve_.add_argument(
         "--secret-file",
         default=None,
-        help="keep the token signing key in this file (created with mode 0600 on first start), "
-        "so tokens survive restarts",
+        help="keep the token signing key in this file (created with mode 0600 on first start) "
+        "instead of in the store",
     )
     serve_.add_argument(
         "--previous-secret",

@@ -6,8 +6,6 @@ import os
 import secrets
 from dataclasses import dataclass, field
 
-import structlog
-
 DEFAULT_STORE = "sqlite:///tarok.db"
 DEFAULT_PORT = 50051
 SECRET_ENV = "TAROK_SECRET"
@@ -24,6 +22,9 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
     previous_secrets: tuple[bytes, ...] = field(default=(), repr=False)  # still accepted
+    # No secret given: use the key kept in the store (created there once, shared by every
+    # replica on that store), so tokens survive restarts. `secret` is then replaced at start.
+    secret_from_store: bool = False
     token_ttl_seconds: int = 7 * 24 * 3600
     heartbeat_seconds: float = 10.0
     max_watchers: int = 1000
@@ -56,9 +57,9 @@ class ServerConfig:
 
 def resolve_secret(
     given: str | None, environ: dict[str, str] | None = None, key_file: str | None = None
-) -> bytes:
+) -> bytes | None:
     """The token secret: --secret, else $TAROK_SECRET, else the key file (created on first
-    start), else random for this process (warned)."""
+    start); None when none is given (the server then keeps its key in the store)."""
     env = os.environ if environ is None else environ
     text = given or env.get(SECRET_ENV, "")
     if text:
@@ -67,8 +68,12 @@ def resolve_secret(
         from .keyfile import load_or_create
 
         return load_or_create(key_file)
-    structlog.get_logger("tarok").warning(
-        "no token secret given (--secret, TAROK_SECRET or --secret-file): using a random one; "
-        "tokens will not survive a restart nor work on other replicas"
-    )
-    return secrets.token_bytes(32)
+    return None
+
+
+STORE_SECRET_NAME = "token-signing-key"
+
+
+def store_secret() -> bytes:
+    """A fresh key, offered to the store; the one stored first is the one every replica uses."""
+    return secrets.token_hex(32).encode()

@@ -6,7 +6,7 @@ import asyncio
 import signal
 import sys
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import grpc
@@ -19,7 +19,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..store import EventStore, open_store
-from .config import ServerConfig
+from .config import STORE_SECRET_NAME, ServerConfig, store_secret
 from .ops.logconf import configure_logging
 from .ops.metrics import MetricsHttp
 from .tournaments import SERVICE_NAME as TOURNAMENT_SERVICE
@@ -67,10 +67,11 @@ async def create_server(
     """
     owned = store is None
     sys.setswitchinterval(config.switch_interval_seconds)  # process-wide: see ServerConfig
-    store = store or open_store(
-        config.store_url, config.sqlite_sync, config.store_timeout_seconds
-    )
+    store = store or open_store(config.store_url, config.sqlite_sync, config.store_timeout_seconds)
     await store.open()
+    if config.secret_from_store:
+        secret = await store.get_or_set(STORE_SECRET_NAME, store_secret())
+        config = replace(config, secret=secret, secret_from_store=False)
     app = TarokApp(store, config)
     hooks = interceptors(app.ctx)
     # No interceptors on the gRPC server itself: every service is registered through

@@ -165,6 +165,12 @@ class EventStore(Protocol):
         is no snapshot), in ascending order."""
         ...
 
+    async def get_or_set(self, name: str, value: bytes) -> bytes:
+        """The value kept under `name` beside the logs (e.g. the server's signing key),
+        storing `value` first when there is none. Atomic: callers racing on one store (any
+        process) all get the one value that was stored first."""
+        ...
+
 
 def check_append_args(expected_version: int, events: Sequence[NewEvent]) -> None:
     """Reject append arguments no backend can honour."""

@@ -61,7 +61,14 @@ _SCHEMA = (
         payload BYTEA NOT NULL,
         PRIMARY KEY (table_id, seq)
     )""",
+    """CREATE TABLE IF NOT EXISTS kept_values (
+        name TEXT PRIMARY KEY,
+        value BYTEA NOT NULL
+    )""",
 )
+# One statement each: a racing insert waits for the first one's commit, then does nothing.
+_KEEP_VALUE = "INSERT INTO kept_values (name, value) VALUES (%s, %s) ON CONFLICT (name) DO NOTHING"
+_KEPT_VALUE = "SELECT value FROM kept_values WHERE name = %s"
 _SAVE_SNAPSHOT = (
     "INSERT INTO snapshots (table_id, seq, payload) VALUES (%s, %s, %s)"
     " ON CONFLICT (table_id, seq) DO UPDATE SET payload = EXCLUDED.payload"
@@ -263,6 +270,16 @@ class PostgresEventStore:
         return found, [
             StoredEvent(t, int(s), ty, bytes(p), r, float(c)) for _, _, t, s, ty, p, r, c in rows
         ]
+
+    @_guarded
+    async def get_or_set(self, name: str, value: bytes) -> bytes:
+        """The value kept under `name`, stored first if missing; see `EventStore.get_or_set`."""
+        async with self._db().connection() as conn:
+            await conn.execute(_KEEP_VALUE, (name, value))
+            cur = await conn.execute(_KEPT_VALUE, (name,))
+            row = await cur.fetchone()
+        assert row is not None  # inserted above, or by whoever won the race
+        return bytes(row[0])
 
     # -- internals ----------------------------------------------------------------------
 

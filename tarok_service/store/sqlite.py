@@ -78,7 +78,13 @@ _SCHEMA = (
         payload BLOB NOT NULL,
         PRIMARY KEY (table_id, seq)
     ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS kept_values (
+        name TEXT PRIMARY KEY,
+        value BLOB NOT NULL
+    ) WITHOUT ROWID""",
 )
+_KEEP_VALUE = "INSERT INTO kept_values (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING"
+_KEPT_VALUE = "SELECT value FROM kept_values WHERE name = ?"
 _SAVE_SNAPSHOT = "INSERT OR REPLACE INTO snapshots (table_id, seq, payload) VALUES (?, ?, ?)"
 _LATEST_SNAPSHOT = (
     "SELECT seq, payload FROM snapshots WHERE table_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1"
@@ -271,6 +277,17 @@ class SqliteEventStore:
         """The latest snapshot and the events a load needs; see `EventStore.read_tail`."""
         bound = _NO_BOUND if at_most is None else at_most
         return await self._run(lambda: self._tail_sync(table_id, bound))
+
+    @_guarded
+    async def get_or_set(self, name: str, value: bytes) -> bytes:
+        """The value kept under `name`, stored first if missing; see `EventStore.get_or_set`."""
+
+        def keep() -> bytes:
+            db = self._db()
+            db.execute(_KEEP_VALUE, (name, value))
+            return bytes(db.execute(_KEPT_VALUE, (name,)).fetchone()[0])
+
+        return await self._run(keep)
 
     # -- worker thread side -------------------------------------------------------------
 

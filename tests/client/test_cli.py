@@ -14,6 +14,7 @@ import pytest
 from tarok_client import connect
 from tarok_client.bots import RandomBot, play
 from tarok_client.sdk import FINISHED, TarokError
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ..service.harness import ServerThread, config
 
@@ -70,3 +71,19 @@ def test_sdk_bots_play_a_table_each_in_its_own_thread(server: ServerThread) -> N
             seats[0].submit("pass")
         assert caught.value.reason == "TABLE_FINISHED"
         assert client.ping(b"x") == b"x" and client.variants()
+
+
+def test_create_asks_the_server_for_bots_a_name_and_privacy(server: ServerThread) -> None:
+    with connect(server.target) as client:
+        table = client.create(
+            "slovenian", players=4, bots={1: "random", 3: "heuristic"}, display_name="Friday"
+        )
+        hidden = client.create("slovenian", players=4, private=True)
+        view = client.spectate(table).view()
+        assert [bool(s.bot) for s in view.seats] == [False, True, False, True]
+        assert view.seats[3].bot == "heuristic" and view.display_name == "Friday"
+        listed = client.stub.ListTables(svc.ListTablesRequest(filter="state = open")).tables
+        assert table in {t.table_id for t in listed} and hidden not in {t.table_id for t in listed}
+        with pytest.raises(TarokError) as caught:
+            client.create("slovenian", players=4, bots={0: "no-such-bot"})
+        assert caught.value.reason == "INVALID_FIELD"

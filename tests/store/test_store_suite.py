@@ -38,7 +38,6 @@ T = TypeVar("T")
 NOW = 1_700_000_000.25
 
 
-
 @dataclass(frozen=True)
 class Backend:
     """How to build store instances for one backend.
@@ -52,8 +51,6 @@ class Backend:
     name: str
     make: Callable[..., EventStore]
     shared: bool
-
-
 
 
 @pytest.fixture(params=["sqlite-memory", "sqlite-file", "sqlite-normal", "postgres"])
@@ -590,5 +587,27 @@ def test_read_tail_is_the_first_event_and_those_from_the_snapshot_on(backend: Ba
             assert events[0].payload == bytes([1, 0, 255]) and events[0].table_id == t
             found, events = await s.read_tail(t, at_most=5)
             assert found == (3, b"three") and [e.seq for e in events] == [1, 3, 4, 5, 6, 7, 8]
+
+    run(body)
+
+
+# -- kept values (the server's signing key) ----------------------------------------------
+
+
+def test_get_or_set_keeps_the_first_value_for_every_instance(backend: Backend) -> None:
+    async def body() -> None:
+        name = f"k-{uuid.uuid4()}"
+        async with opened(backend.make()) as a, opened(backend.make()) as b:
+            other = b if backend.shared else a
+            # Racing first callers (two instances where the storage is shared) agree.
+            got = await asyncio.gather(
+                *((a, other)[i % 2].get_or_set(name, bytes([i]) * 8) for i in range(8))
+            )
+            assert len(set(got)) == 1 and got[0] in {bytes([i]) * 8 for i in range(8)}
+            assert await a.get_or_set(name, b"later") == got[0]
+            assert await a.get_or_set(f"{name}-2", b"second") == b"second"
+        if backend.shared:  # and a store opened afterwards reads it back
+            async with opened(backend.make()) as c:
+                assert await c.get_or_set(name, b"after a restart") == got[0]
 
     run(body)

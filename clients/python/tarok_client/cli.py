@@ -4,6 +4,7 @@ other installed parts add (`serve` from the server)."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -16,6 +17,21 @@ from .local import local_server
 from .sdk import TarokError, connect
 
 DEFAULT_SERVER = "localhost:50051"
+# What a client-only install says instead of a traceback (see clients/python/README.md).
+RULES_HINT = "it needs the rules package: pip install --find-links dist 'tarok-client[brains]'"
+SERVER_HINT = (
+    "no server in this install: pass --server HOST:PORT (e.g. localhost:50051 of `make run`), "
+    "or install the server: pip install --find-links dist tarok"
+)
+
+
+class MissingPart(Exception):
+    """A command needs a part this installation lacks (the message says which)."""
+
+
+def _has_brains() -> bool:
+    """Whether the rules package (engine, rule sets, built-in brains) is installed."""
+    return importlib.util.find_spec("tarok_service") is not None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -32,7 +48,10 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--hands", type=int, default=4)
     demo.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
     demo.add_argument(
-        "--bot", default="heuristic", choices=("random", "heuristic", "pimc"), help="who plays"
+        "--bot",
+        default=None,
+        choices=("random", "heuristic", "pimc"),
+        help="who plays (default: heuristic; random without the rules package)",
     )
     variants = sub.add_parser("variants", help="list the rule sets a server hosts")
     variants.add_argument(
@@ -47,6 +66,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["selfplay"]:
+        if not _has_brains():
+            print(f"tarok selfplay plays in-process: {RULES_HINT}", file=sys.stderr)
+            return 2
         from tarok_service import selfplay  # the lead's in-process runner
 
         return int(selfplay.main(args_list[1:]))
@@ -63,6 +85,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TarokError as error:
         print(f"tarok: {error}", file=sys.stderr)
         return 1
+    except MissingPart as missing:
+        print(f"tarok {args.command}: {missing}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as missing:  # a brain or the verifier, without the rules
+        if (missing.name or "").partition(".")[0] != "tarok_service":
+            raise
+        print(f"tarok {args.command}: {RULES_HINT}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 
@@ -78,6 +108,8 @@ def _plugins() -> dict[str, Any]:
 def _target(server: str | None) -> Iterator[str]:
     if server:
         yield server
+    elif "serve" not in _plugins():
+        raise MissingPart(SERVER_HINT)
     else:
         with local_server() as target:
             yield target
@@ -86,11 +118,12 @@ def _target(server: str | None) -> Iterator[str]:
 def _demo(args: argparse.Namespace) -> int:
     from .demo import play_table
 
+    bot = args.bot or ("heuristic" if _has_brains() else "random")
+    if bot != "random" and not _has_brains():
+        raise MissingPart(f"--bot {bot} {RULES_HINT.removeprefix('it ')}, or use --bot random")
     with _target(args.server) as target, connect(target) as client:
         client.wait_ready(timeout=15)
-        play_table(
-            client, args.variant, args.players, args.hands, args.seed, sys.stdout, args.bot
-        )
+        play_table(client, args.variant, args.players, args.hands, args.seed, sys.stdout, bot)
     return 0
 
 

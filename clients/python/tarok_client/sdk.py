@@ -25,6 +25,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 FINISHED = views_pb2.TABLE_STATUS_FINISHED
 PLAYING = views_pb2.TABLE_STATUS_PLAYING
+PRIVATE = svc.TABLE_VISIBILITY_PRIVATE
 
 
 class TarokError(Exception):
@@ -102,14 +103,24 @@ class Client:
         hands: int = 1,
         options: Mapping[str, object] | None = None,
         preset_deals: Sequence[Sequence[str]] = (),
+        bots: Mapping[int, str] | None = None,
+        display_name: str = "",
+        private: bool = False,
     ) -> str:
-        """Create a table; returns its id."""
+        """Create a table; returns its id.
+
+        `bots`: seats the server plays itself, seat -> built-in bot ("random", "heuristic",
+        "pimc"), e.g. `{1: "heuristic", 2: "heuristic", 3: "heuristic"}`. `display_name`:
+        its name in the lobby; `private`: not listed in the lobby (joined by id only)."""
         request = svc.CreateTableRequest(
             variant=variant,
             players=players,
             hands=hands,
             options={k: _text(v) for k, v in (options or {}).items()},
             preset_deals=[cards_pb2.Deal(cards=list(d)) for d in preset_deals],
+            bots=[svc.BotSeat(seat=s, bot=b) for s, b in sorted((bots or {}).items())],
+            display_name=display_name,
+            visibility=PRIVATE if private else svc.TABLE_VISIBILITY_UNSPECIFIED,
         )
         response: svc.CreateTableResponse = self.call("CreateTable", request)
         return response.table_id

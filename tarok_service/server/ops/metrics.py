@@ -266,5 +266,8 @@ class MeteredStore:
     ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
         return await self.inner.read_tail(table_id, at_most)
 
+    async def get_or_set(self, name: str, value: bytes) -> bytes:
+        return await self.inner.get_or_set(name, value)
+
     def __getattr__(self, name: str) -> Any:  # backend extras (e.g. `dsn`, `path`)
         return getattr(self.inner, name)

@@ -267,7 +267,9 @@ def status_code(context: Ctx, exc: BaseException | None) -> grpc.StatusCode:
                 return candidate
     if exc is None:
         return grpc.StatusCode.OK
-    if isinstance(exc, asyncio.CancelledError):
+    # The caller went away: a cancelled gRPC call, or a stream the HTTP port closed because
+    # its client disconnected (a browser tab closing) - the generator is closed mid-stream.
+    if isinstance(exc, asyncio.CancelledError | GeneratorExit):
         return grpc.StatusCode.CANCELLED
     return grpc.StatusCode.UNKNOWN
 

@@ -55,6 +55,7 @@ class TarokServiceStub:
     Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
     Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
     Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+    Error: FAILED_PRECONDITION TABLE_EXPIRED - the open table waited too long for players.
     Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
     """
     GetTableView: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableViewRequest, _tarok_service_pb2.GetTableViewResponse]
@@ -127,7 +128,16 @@ class TarokServiceStub:
     table.
     """
     HandSeatToBot: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.HandSeatToBotRequest, _tarok_service_pb2.HandSeatToBotResponse]
-    """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
+    """During play, let a built-in bot play the token's seat (RejoinTable takes it back).
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: INVALID_ARGUMENT INVALID_FIELD - `bot` is not a built-in bot.
+    Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+    Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+    Error: FAILED_PRECONDITION TABLE_STARTED - a tournament table's seat.
+    Error: ABORTED CONTENTION - the table was too busy; retry.
+    """
 
 @_typing.type_check_only
 class TarokServiceAsyncStub(TarokServiceStub):
@@ -156,6 +166,7 @@ class TarokServiceAsyncStub(TarokServiceStub):
     Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
     Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
     Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+    Error: FAILED_PRECONDITION TABLE_EXPIRED - the open table waited too long for players.
     Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
     """
     GetTableView: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableViewRequest, _tarok_service_pb2.GetTableViewResponse]  # type: ignore[assignment]
@@ -228,7 +239,16 @@ class TarokServiceAsyncStub(TarokServiceStub):
     table.
     """
     HandSeatToBot: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.HandSeatToBotRequest, _tarok_service_pb2.HandSeatToBotResponse]  # type: ignore[assignment]
-    """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
+    """During play, let a built-in bot play the token's seat (RejoinTable takes it back).
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+    Error: INVALID_ARGUMENT INVALID_FIELD - `bot` is not a built-in bot.
+    Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+    Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+    Error: FAILED_PRECONDITION TABLE_STARTED - a tournament table's seat.
+    Error: ABORTED CONTENTION - the table was too busy; retry.
+    """
 
 class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
     """The tarok game server: rules-authoritative tables played over gRPC.
@@ -278,6 +298,7 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
         Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
         Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+        Error: FAILED_PRECONDITION TABLE_EXPIRED - the open table waited too long for players.
         Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
         """
 
@@ -404,6 +425,15 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tarok_service_pb2.HandSeatToBotRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tarok_service_pb2.HandSeatToBotResponse, _abc.Awaitable[_tarok_service_pb2.HandSeatToBotResponse]]:
-        """During play, let a built-in bot play the token's seat (RejoinTable takes it back)."""
+        """During play, let a built-in bot play the token's seat (RejoinTable takes it back).
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+        Error: INVALID_ARGUMENT INVALID_FIELD - `bot` is not a built-in bot.
+        Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+        Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+        Error: FAILED_PRECONDITION TABLE_STARTED - a tournament table's seat.
+        Error: ABORTED CONTENTION - the table was too busy; retry.
+        """
 
 def add_TarokServiceServicer_to_server(servicer: TarokServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -97,6 +97,10 @@ class TournamentServiceServicer:
         Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
         Error: INVALID_ARGUMENT BAD_OPTION - an unknown table option or a value it does not allow.
         Error: INVALID_ARGUMENT INVALID_FIELD - entrants, deals, bots or limits out of range.
+        Error: UNAUTHENTICATED ORGANISER_KEY_REQUIRED - no `organiser_key`, or the server has none
+        (`tarok serve --organiser-key`): it takes no tournaments.
+        Error: UNAUTHENTICATED BAD_ORGANISER_KEY - `organiser_key` is not the server's.
+        Error: RESOURCE_EXHAUSTED TOO_MANY_TOURNAMENTS - the server runs its limit of tournaments.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -105,6 +109,11 @@ class TournamentServiceServicer:
     def GetTournament(self, request, context):
         """Progress and standings.
         Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
+        Error: PERMISSION_DENIED TOURNAMENT_SEALED - `with_games` while it runs, without the
+        organiser token.
+        Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+        Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -113,6 +122,7 @@ class TournamentServiceServicer:
     def WatchTournament(self, request, context):
         """Progress and standings after every change, until the tournament has finished.
         Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -121,6 +131,10 @@ class TournamentServiceServicer:
     def ExportTournament(self, request, context):
         """The results as JSON: standings and every table id (with a spectator token for its log).
         Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
+        Error: PERMISSION_DENIED TOURNAMENT_SEALED - while it runs, without the organiser token.
+        Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+        Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -138,7 +152,7 @@ class TournamentServiceServicer:
 
     def GetRatings(self, request, context):
         """A variant's ratings, kept across tournaments.
-        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given.
+        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given, or not a variant id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -146,6 +160,12 @@ class TournamentServiceServicer:
 
     def CancelTournament(self, request, context):
         """End a running tournament (organiser token): recorded in its log; the deals are revealed.
+        Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id` or no `organiser_token`.
+        Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+        Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
+        Error: FAILED_PRECONDITION TOURNAMENT_OVER - the tournament has finished already.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a `reason` longer than 200 characters.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -154,6 +174,11 @@ class TournamentServiceServicer:
     def PauseTournament(self, request, context):
         """Pause or resume a running tournament (organiser token): while paused no new table
         starts; the tables being played finish.
+        Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id` or no `organiser_token`.
+        Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+        Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
+        Error: FAILED_PRECONDITION TOURNAMENT_OVER - the tournament has finished already.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

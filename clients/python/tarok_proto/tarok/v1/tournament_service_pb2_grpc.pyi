@@ -45,18 +45,32 @@ class TournamentServiceStub:
     Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
     Error: INVALID_ARGUMENT BAD_OPTION - an unknown table option or a value it does not allow.
     Error: INVALID_ARGUMENT INVALID_FIELD - entrants, deals, bots or limits out of range.
+    Error: UNAUTHENTICATED ORGANISER_KEY_REQUIRED - no `organiser_key`, or the server has none
+    (`tarok serve --organiser-key`): it takes no tournaments.
+    Error: UNAUTHENTICATED BAD_ORGANISER_KEY - `organiser_key` is not the server's.
+    Error: RESOURCE_EXHAUSTED TOO_MANY_TOURNAMENTS - the server runs its limit of tournaments.
     """
     GetTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.GetTournamentRequest, _tournament_service_pb2.GetTournamentResponse]
     """Progress and standings.
     Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
+    Error: PERMISSION_DENIED TOURNAMENT_SEALED - `with_games` while it runs, without the
+    organiser token.
+    Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+    Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
     """
     WatchTournament: _grpc.UnaryStreamMultiCallable[_tournament_service_pb2.WatchTournamentRequest, _tournament_service_pb2.WatchTournamentResponse]
     """Progress and standings after every change, until the tournament has finished.
     Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
     """
     ExportTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.ExportTournamentRequest, _tournament_service_pb2.ExportTournamentResponse]
     """The results as JSON: standings and every table id (with a spectator token for its log).
     Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
+    Error: PERMISSION_DENIED TOURNAMENT_SEALED - while it runs, without the organiser token.
+    Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+    Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
     """
     StreamMyTurns: _grpc.UnaryStreamMultiCallable[_tournament_service_pb2.StreamMyTurnsRequest, _tournament_service_pb2.StreamMyTurnsResponse]
     """Where the bot holding these tokens must move next, across all its tables.
@@ -66,13 +80,25 @@ class TournamentServiceStub:
     """
     GetRatings: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.GetRatingsRequest, _tournament_service_pb2.GetRatingsResponse]
     """A variant's ratings, kept across tournaments.
-    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given.
+    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given, or not a variant id.
     """
     CancelTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.CancelTournamentRequest, _tournament_service_pb2.CancelTournamentResponse]
-    """End a running tournament (organiser token): recorded in its log; the deals are revealed."""
+    """End a running tournament (organiser token): recorded in its log; the deals are revealed.
+    Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id` or no `organiser_token`.
+    Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+    Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
+    Error: FAILED_PRECONDITION TOURNAMENT_OVER - the tournament has finished already.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a `reason` longer than 200 characters.
+    """
     PauseTournament: _grpc.UnaryUnaryMultiCallable[_tournament_service_pb2.PauseTournamentRequest, _tournament_service_pb2.PauseTournamentResponse]
     """Pause or resume a running tournament (organiser token): while paused no new table
     starts; the tables being played finish.
+    Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id` or no `organiser_token`.
+    Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+    Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
+    Error: FAILED_PRECONDITION TOURNAMENT_OVER - the tournament has finished already.
     """
 
 @_typing.type_check_only
@@ -92,18 +118,32 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
     Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
     Error: INVALID_ARGUMENT BAD_OPTION - an unknown table option or a value it does not allow.
     Error: INVALID_ARGUMENT INVALID_FIELD - entrants, deals, bots or limits out of range.
+    Error: UNAUTHENTICATED ORGANISER_KEY_REQUIRED - no `organiser_key`, or the server has none
+    (`tarok serve --organiser-key`): it takes no tournaments.
+    Error: UNAUTHENTICATED BAD_ORGANISER_KEY - `organiser_key` is not the server's.
+    Error: RESOURCE_EXHAUSTED TOO_MANY_TOURNAMENTS - the server runs its limit of tournaments.
     """
     GetTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.GetTournamentRequest, _tournament_service_pb2.GetTournamentResponse]  # type: ignore[assignment]
     """Progress and standings.
     Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
+    Error: PERMISSION_DENIED TOURNAMENT_SEALED - `with_games` while it runs, without the
+    organiser token.
+    Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+    Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
     """
     WatchTournament: _aio.UnaryStreamMultiCallable[_tournament_service_pb2.WatchTournamentRequest, _tournament_service_pb2.WatchTournamentResponse]  # type: ignore[assignment]
     """Progress and standings after every change, until the tournament has finished.
     Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
     """
     ExportTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.ExportTournamentRequest, _tournament_service_pb2.ExportTournamentResponse]  # type: ignore[assignment]
     """The results as JSON: standings and every table id (with a spectator token for its log).
     Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
+    Error: PERMISSION_DENIED TOURNAMENT_SEALED - while it runs, without the organiser token.
+    Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+    Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
     """
     StreamMyTurns: _aio.UnaryStreamMultiCallable[_tournament_service_pb2.StreamMyTurnsRequest, _tournament_service_pb2.StreamMyTurnsResponse]  # type: ignore[assignment]
     """Where the bot holding these tokens must move next, across all its tables.
@@ -113,13 +153,25 @@ class TournamentServiceAsyncStub(TournamentServiceStub):
     """
     GetRatings: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.GetRatingsRequest, _tournament_service_pb2.GetRatingsResponse]  # type: ignore[assignment]
     """A variant's ratings, kept across tournaments.
-    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given.
+    Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given, or not a variant id.
     """
     CancelTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.CancelTournamentRequest, _tournament_service_pb2.CancelTournamentResponse]  # type: ignore[assignment]
-    """End a running tournament (organiser token): recorded in its log; the deals are revealed."""
+    """End a running tournament (organiser token): recorded in its log; the deals are revealed.
+    Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id` or no `organiser_token`.
+    Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+    Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
+    Error: FAILED_PRECONDITION TOURNAMENT_OVER - the tournament has finished already.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a `reason` longer than 200 characters.
+    """
     PauseTournament: _aio.UnaryUnaryMultiCallable[_tournament_service_pb2.PauseTournamentRequest, _tournament_service_pb2.PauseTournamentResponse]  # type: ignore[assignment]
     """Pause or resume a running tournament (organiser token): while paused no new table
     starts; the tables being played finish.
+    Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+    Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id` or no `organiser_token`.
+    Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+    Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
+    Error: FAILED_PRECONDITION TOURNAMENT_OVER - the tournament has finished already.
     """
 
 class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -142,6 +194,10 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
         Error: INVALID_ARGUMENT BAD_OPTION - an unknown table option or a value it does not allow.
         Error: INVALID_ARGUMENT INVALID_FIELD - entrants, deals, bots or limits out of range.
+        Error: UNAUTHENTICATED ORGANISER_KEY_REQUIRED - no `organiser_key`, or the server has none
+        (`tarok serve --organiser-key`): it takes no tournaments.
+        Error: UNAUTHENTICATED BAD_ORGANISER_KEY - `organiser_key` is not the server's.
+        Error: RESOURCE_EXHAUSTED TOO_MANY_TOURNAMENTS - the server runs its limit of tournaments.
         """
 
     @_abc_1.abstractmethod
@@ -152,6 +208,11 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_tournament_service_pb2.GetTournamentResponse, _abc.Awaitable[_tournament_service_pb2.GetTournamentResponse]]:
         """Progress and standings.
         Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
+        Error: PERMISSION_DENIED TOURNAMENT_SEALED - `with_games` while it runs, without the
+        organiser token.
+        Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+        Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
         """
 
     @_abc_1.abstractmethod
@@ -162,6 +223,7 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_tournament_service_pb2.WatchTournamentResponse], _abc.AsyncIterator[_tournament_service_pb2.WatchTournamentResponse]]:
         """Progress and standings after every change, until the tournament has finished.
         Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
         """
 
     @_abc_1.abstractmethod
@@ -172,6 +234,10 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_tournament_service_pb2.ExportTournamentResponse, _abc.Awaitable[_tournament_service_pb2.ExportTournamentResponse]]:
         """The results as JSON: standings and every table id (with a spectator token for its log).
         Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id`.
+        Error: PERMISSION_DENIED TOURNAMENT_SEALED - while it runs, without the organiser token.
+        Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+        Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
         """
 
     @_abc_1.abstractmethod
@@ -193,7 +259,7 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_service_pb2.GetRatingsResponse, _abc.Awaitable[_tournament_service_pb2.GetRatingsResponse]]:
         """A variant's ratings, kept across tournaments.
-        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given.
+        Error: INVALID_ARGUMENT UNKNOWN_VARIANT - no variant given, or not a variant id.
         """
 
     @_abc_1.abstractmethod
@@ -202,7 +268,14 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _tournament_service_pb2.CancelTournamentRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_tournament_service_pb2.CancelTournamentResponse, _abc.Awaitable[_tournament_service_pb2.CancelTournamentResponse]]:
-        """End a running tournament (organiser token): recorded in its log; the deals are revealed."""
+        """End a running tournament (organiser token): recorded in its log; the deals are revealed.
+        Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id` or no `organiser_token`.
+        Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+        Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
+        Error: FAILED_PRECONDITION TOURNAMENT_OVER - the tournament has finished already.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a `reason` longer than 200 characters.
+        """
 
     @_abc_1.abstractmethod
     def PauseTournament(
@@ -212,6 +285,11 @@ class TournamentServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_tournament_service_pb2.PauseTournamentResponse, _abc.Awaitable[_tournament_service_pb2.PauseTournamentResponse]]:
         """Pause or resume a running tournament (organiser token): while paused no new table
         starts; the tables being played finish.
+        Error: NOT_FOUND TOURNAMENT_NOT_FOUND - no tournament with this id.
+        Error: INVALID_ARGUMENT INVALID_FIELD - no `tournament_id` or no `organiser_token`.
+        Error: UNAUTHENTICATED BAD_TOKEN - `organiser_token` is not an organiser token this server signed.
+        Error: PERMISSION_DENIED WRONG_TOURNAMENT - `organiser_token` is another tournament's.
+        Error: FAILED_PRECONDITION TOURNAMENT_OVER - the tournament has finished already.
         """
 
 def add_TournamentServiceServicer_to_server(servicer: TournamentServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -1164,6 +1164,7 @@ export const TarokService: GenService<{
    * Error: INVALID_ARGUMENT INVALID_FIELD - a missing table id, a seat out of range, a long name.
    * Error: FAILED_PRECONDITION SEAT_TAKEN - the requested seat is taken.
    * Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
+   * Error: FAILED_PRECONDITION TABLE_EXPIRED - the open table waited too long for players.
    * Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
    *
    * @generated from rpc tarok.v1.TarokService.JoinTable
@@ -1300,6 +1301,14 @@ export const TarokService: GenService<{
   },
   /**
    * During play, let a built-in bot play the token's seat (RejoinTable takes it back).
+   * Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+   * Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+   * Error: PERMISSION_DENIED SPECTATOR_CANNOT_MOVE - a spectator's token holds no seat.
+   * Error: INVALID_ARGUMENT INVALID_FIELD - `bot` is not a built-in bot.
+   * Error: FAILED_PRECONDITION TABLE_NOT_STARTED - seats are still free.
+   * Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
+   * Error: FAILED_PRECONDITION TABLE_STARTED - a tournament table's seat.
+   * Error: ABORTED CONTENTION - the table was too busy; retry.
    *
    * @generated from rpc tarok.v1.TarokService.HandSeatToBot
    */
