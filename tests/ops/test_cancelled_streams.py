@@ -15,7 +15,7 @@ import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service.server.main import running
-from tarok_service.server.observe import flush_access_log
+from tarok_service.server.transport.observe import flush_access_log
 
 from ..service.harness import ServerThread, config, create, hang_up
 
