@@ -12,13 +12,13 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from ..engine.cards import Card
+from ..engine.inference import completed_tricks
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.state import HandState
 from ..engine.trickplay import PLAY
 from ..engine.variant import Variant
 from ..engine.view import View
-from .situation import completed_tricks
 
 TALON_SLOT = -1  # the hidden talon cards
 DISCARD_SLOT = -2  # the declarer's discards this seat did not see

@@ -21,6 +21,7 @@ import random
 from collections.abc import Sequence
 
 from ..engine.cards import Card
+from ..engine.inference import completed_tricks, infer_voids
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.view import View
@@ -45,7 +46,6 @@ from .sampling import (
     repair,
     replay,
 )
-from .situation import completed_tricks, infer_voids
 
 DECLARED, DISCARDS = "declared", "discards"  # the public groups of the view
 Hands = tuple[tuple[Card, ...], ...]

@@ -16,12 +16,12 @@ import random
 from dataclasses import replace
 
 from ..engine.cards import KING, PAGAT, QUEEN, TAROK, Card, Deck
+from ..engine.inference import called_cards, completed_tricks, infer_voids
 from ..engine.view import View
 from ..variants import double_tarok_data as dd
 from ..variants.double_tarok import DOUBLE_TAROK, DoubleTarok
 from .sampling import Allowed, Must, choose_holders
 from .sampling_slovenian import Known, SlovenianSampler
-from .situation import called_cards, completed_tricks, infer_voids
 
 
 class DoubleTarokSampler(SlovenianSampler):

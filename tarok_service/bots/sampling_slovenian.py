@@ -13,13 +13,13 @@ from dataclasses import dataclass
 
 from ..engine.auction import PASSED, Auction
 from ..engine.cards import KING, PAGAT, TAROK, Card, Deck
+from ..engine.inference import called_cards, completed_tricks, infer_voids, talon_split
 from ..engine.options import Rules
 from ..engine.state import TRICKS
 from ..engine.view import View
 from ..variants.slovenian import SLOVENIAN, SlovenianFamily, SlovenianState
 from ..variants.slovenian_exchange import FREE_PICK
 from .sampling import DISCARD_SLOT, TALON_SLOT, Allowed, deal_constrained, replay
-from .situation import called_cards, completed_tricks, infer_voids, talon_split
 
 
 @dataclass(frozen=True)

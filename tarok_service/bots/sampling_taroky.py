@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from ..engine.auction import PASSED, Auction
 from ..engine.cards import KING, MOND, PAGAT, SKIS, TAROK, Card
+from ..engine.inference import completed_tricks, infer_voids
 from ..engine.options import Rules
 from ..engine.state import TRICKS
 from ..engine.view import View
@@ -44,7 +45,6 @@ from .sampling import (
     repair,
     replay,
 )
-from .situation import completed_tricks, infer_voids
 
 DISCARDS = -10  # the hidden discards of seat s are slot DISCARDS - s
 TRUL = frozenset(Card(TAROK, r) for r in (PAGAT, MOND, SKIS))

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 
 from ..engine.cards import TAROK, Card, Deck
+from ..engine.inference import called_cards, completed_tricks, infer_voids
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.view import View
@@ -41,7 +42,6 @@ from .sampling import (
     played_by_seat,
     replay,
 )
-from .situation import called_cards, completed_tricks, infer_voids
 
 PAGAT_CARD = d.TRULL_CARDS[0]
 

@@ -11,8 +11,8 @@ import pytest
 
 from tarok_service.bots import make_bot
 from tarok_service.bots.pimc import SAMPLERS, PimcBot
-from tarok_service.bots.situation import completed_tricks, infer_voids
 from tarok_service.engine.cards import PAGAT, Card
+from tarok_service.engine.inference import completed_tricks, infer_voids
 from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.view import View

@@ -10,9 +10,9 @@ import pytest
 
 from tarok_service.bots import make_bot
 from tarok_service.bots.pimc import SAMPLERS, PimcBot
-from tarok_service.bots.situation import completed_tricks
 from tarok_service.engine import tricks as t
 from tarok_service.engine.cards import Card
+from tarok_service.engine.inference import completed_tricks
 from tarok_service.engine.state import TRICKS
 from tarok_service.engine.view import View
 from tarok_service.variants import zwanzigerrufen_data as d
