@@ -15,10 +15,10 @@ from ..engine import match as mt
 from ..engine import moves as m
 from ..engine.state import REDEAL, SCORED, TRICKS
 from ..engine.variant import Variant
-from . import bolognese_combinations as bc
-from . import taroky_data as td
-from . import zwanzigerrufen_data as zd
-from .slovenian import SlovenianFamily
+from .slovenian.rules import SlovenianFamily
+from .tarocco_bolognese import combinations as bc
+from .taroky import data as td
+from .zwanzigerrufen import data as zd
 
 # Vocabulary kinds.
 PHASE, MOVE, FACT, CONTRACT, BONUS, KONTRA = "phase", "move", "fact", "contract", "bonus", "kontra"
@@ -26,6 +26,9 @@ LINE, GROUP, DECLARATION, COMBINATION = "line", "group", "declaration", "combina
 CHOICE, PARAM, REASON, CARD = "choice", "param", "reason", "card"
 SETTLEMENT = "settlement"  # what a hand or the match end credited a seat (SettledLine.id)
 WORD = "word"  # table words a UI shows beside the rules: radelc, žid, contatori ...
+# The suffix of a bonus id announced against the playing side (Zwanzigerrufen's kontra items):
+# a UI renders `<bonus>_against` as "against <bonus>".
+AGAINST = zd.AGAINST
 
 _SLOVENIAN_WORDS = ("radelc", "mondfang", "mond", "skis", "pagat", "zaruf", "talon")
 

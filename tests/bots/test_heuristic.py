@@ -12,7 +12,7 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.inference import infer_voids
 from tarok_service.engine.moves import Move
 from tarok_service.engine.view import View
-from tarok_service.variants.slovenian import SLOVENIAN
+from tarok_service.variants.slovenian.rules import SLOVENIAN
 
 RULES = SLOVENIAN.make_rules(4)
 DECK = SLOVENIAN.deck(RULES)

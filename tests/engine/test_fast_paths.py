@@ -24,7 +24,12 @@ from tarok_service.engine.trickplay import TrickPlay, play_moves
 from tarok_service.engine.variant import Variant
 from tarok_service.selfplay import choose
 from tarok_service.variants.registry import all_variants, find_variant
-from tarok_service.variants.slovenian import SLOVENIAN, Slovenian, SlovenianFamily, SlovenianState
+from tarok_service.variants.slovenian.rules import (
+    SLOVENIAN,
+    Slovenian,
+    SlovenianFamily,
+    SlovenianState,
+)
 
 CONFIGS = sorted((v.id, n) for v in all_variants() for n in v.player_counts)
 Hand = tuple[HandState, list[Move], list[HandState]]  # dealt state, moves, state after each

@@ -14,8 +14,8 @@ from tarok_service.engine import moves as m
 from tarok_service.engine.moves import Move
 from tarok_service.engine.phases import PhaseRule
 from tarok_service.engine.state import evolve
-from tarok_service.variants.zwanzigerrufen import ZWANZIGERRUFEN
-from tarok_service.variants.zwanzigerrufen_state import Phase, ZwanzigerState
+from tarok_service.variants.zwanzigerrufen.rules import ZWANZIGERRUFEN
+from tarok_service.variants.zwanzigerrufen.state import Phase, ZwanzigerState
 
 from .harness import ServerThread, config, error_of, expect_error, new_table, view
 

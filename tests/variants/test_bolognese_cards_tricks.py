@@ -15,7 +15,7 @@ from tarok_service.engine.cards import (
     tarok54,
 )
 from tarok_service.engine.counting import in_pairs
-from tarok_service.variants.tarocco_bolognese import TRICK_RULES
+from tarok_service.variants.tarocco_bolognese.rules import TRICK_RULES
 
 from .bolognese_helpers import cards
 

@@ -9,7 +9,7 @@ from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.options import OptionError
 from tarok_service.engine.state import TRICKS
 from tarok_service.variants.registry import find_variant
-from tarok_service.variants.tarocco_bolognese import DECK, BologneseState
+from tarok_service.variants.tarocco_bolognese.rules import DECK, BologneseState
 
 from .bolognese_helpers import (
     V,

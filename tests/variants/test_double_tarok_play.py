@@ -14,7 +14,7 @@ from tarok_service.engine.counting import in_threes
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import REDEAL, TRICKS
 from tarok_service.variants.registry import find_variant
-from tarok_service.variants.slovenian_state import SlovenianState
+from tarok_service.variants.slovenian.state import SlovenianState
 
 from .double_tarok_helpers import (
     DECK,

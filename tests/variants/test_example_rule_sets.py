@@ -15,7 +15,7 @@ from tarok_service.engine.variant import Variant
 from tarok_service.selfplay import check_hand, run
 from tarok_service.variants import find_variant, registry
 from tarok_service.variants import vocabulary as vocab
-from tarok_service.variants.slovenian import SLOVENIAN
+from tarok_service.variants.slovenian.rules import SLOVENIAN
 from tarok_service.variants.vocabulary import vocabulary
 
 from .example_duel import Duel, DuelState, Kind, Phase

@@ -10,7 +10,7 @@ from tarok_service.engine import moves as m
 from tarok_service.engine.moves import EngineBug, IllegalMove, Move
 from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import REDEAL, SCORED, TRICKS
-from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
+from tarok_service.variants.slovenian.rules import SLOVENIAN, SlovenianState
 
 from .slovenian_helpers import DECK, cards, legal_cards, order_for, play, playing, rules
 

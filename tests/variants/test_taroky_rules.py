@@ -9,10 +9,10 @@ from tarok_service.engine import tricks as t
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.options import OptionError
 from tarok_service.engine.state import TRICKS
-from tarok_service.variants import taroky_data as d
-from tarok_service.variants.taroky import TAROKY
-from tarok_service.variants.taroky_declarations import declarations
-from tarok_service.variants.taroky_state import TarokyState
+from tarok_service.variants.taroky import data as d
+from tarok_service.variants.taroky.declarations import declarations
+from tarok_service.variants.taroky.rules import TAROKY
+from tarok_service.variants.taroky.state import TarokyState
 
 from .taroky_helpers import DEAL_A, TALON_A, cards, deal, in_tricks, play, swap
 

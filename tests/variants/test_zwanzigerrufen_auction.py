@@ -7,8 +7,8 @@ import pytest
 from tarok_service.engine import moves as m
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import TRICKS
-from tarok_service.variants.zwanzigerrufen_auction import called_tarok
-from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
+from tarok_service.variants.zwanzigerrufen.auction import called_tarok
+from tarok_service.variants.zwanzigerrufen.state import ZwanzigerState
 
 from .zwanzigerrufen_helpers import HANDS, VARIANT, cards, dealt, reason, say
 

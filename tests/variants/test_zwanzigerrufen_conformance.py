@@ -11,8 +11,8 @@ from tarok_service import selfplay
 from tarok_service.engine import moves as m
 from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import IllegalMove, Move
-from tarok_service.variants.zwanzigerrufen_auction import CANDIDATES
-from tarok_service.variants.zwanzigerrufen_state import Kind, Phase, ZwanzigerState
+from tarok_service.variants.zwanzigerrufen.auction import CANDIDATES
+from tarok_service.variants.zwanzigerrufen.state import Kind, Phase, ZwanzigerState
 
 from .zwanzigerrufen_helpers import DECK, VARIANT, rules
 

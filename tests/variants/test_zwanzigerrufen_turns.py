@@ -9,8 +9,8 @@ import pytest
 from tarok_service.engine import moves as m
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import TRICKS
-from tarok_service.variants import zwanzigerrufen_data as d
-from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
+from tarok_service.variants.zwanzigerrufen import data as d
+from tarok_service.variants.zwanzigerrufen.state import ZwanzigerState
 
 from .zwanzigerrufen_helpers import HANDS, VARIANT, dealt, reason
 
