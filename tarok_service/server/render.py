@@ -20,7 +20,6 @@ from ..engine.state import HandState
 from ..engine.variant import Variant
 from ..engine.view import Fact
 from ..variants import vocabulary as v
-from ..variants.zwanzigerrufen_data import AGAINST
 from . import errors as e
 from .i18n import DEFAULT_LOCALE, Labels
 
@@ -46,8 +45,8 @@ _TALON_CHOICES = ("keep", "reject")
 def word(labels: Labels, kind: str, ident: str) -> str:
     """The label of an id; a Zwanzigerrufen addition of the opponents ("pagat_against") is
     the addition's word marked as against the game."""
-    if kind == v.BONUS and ident.endswith(AGAINST):
-        return labels.text("against", item=labels.term(kind, ident.removesuffix(AGAINST)))
+    if kind == v.BONUS and ident.endswith(v.AGAINST):
+        return labels.text("against", item=labels.term(kind, ident.removesuffix(v.AGAINST)))
     return labels.term(kind, ident)
 
 
