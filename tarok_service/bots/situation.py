@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..engine import tricks as t
 from ..engine.cards import FOOL, MOND, PAGAT, SKIS, TAROK, Card, Deck
 from ..engine.inference import called_cards, completed_tricks, talon_split
-from ..engine.moves import Move
+from ..engine.moves import Move, MoveKind
 from ..engine.state import Play
 from ..engine.view import View
 
@@ -107,7 +107,7 @@ def friends_of(view: View, deck: Deck) -> frozenset[int]:
 
 def legal_cards(view: View, deck: Deck) -> tuple[Card, ...]:
     """The cards of the legal `play` moves."""
-    return tuple(deck.by_code[mv.value] for mv in view.legal if mv.kind == "play")
+    return tuple(deck.by_code[mv.value] for mv in view.legal if mv.kind == MoveKind.PLAY)
 
 
 def situation_from_view(view: View, deck: Deck) -> Situation:

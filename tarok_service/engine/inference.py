@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .cards import FOOL, TAROK, Card, Deck
+from .moves import MoveKind
 from .state import Play
 from .view import View
 
@@ -24,8 +25,10 @@ def talon_split(view: View) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     the exchange is over (a `talon:<i>` fact and one `discard` fact per card taken); else
     ((), ())."""
     talon = next((g.cards for g in view.public if g.name == "talon"), ())
-    pick = next((f.value for f in view.facts if f.kind == "talon" and f.value.isdigit()), None)
-    size = sum(1 for f in view.facts if f.kind == "discard")
+    pick = next(
+        (f.value for f in view.facts if f.kind == MoveKind.TALON and f.value.isdigit()), None
+    )
+    size = sum(1 for f in view.facts if f.kind == MoveKind.DISCARD)
     if view.phase == "talon" or not talon or pick is None or size == 0 or len(talon) % size:
         return (), ()
     start = int(pick) * size

@@ -12,10 +12,9 @@ from typing import Protocol, TypeVar
 
 from .cards import Card
 from .inference import completed_tricks
-from .moves import Move
+from .moves import Move, MoveKind
 from .options import Rules
 from .state import HandState
-from .trickplay import PLAY
 from .variant import Variant
 from .view import View
 
@@ -150,7 +149,7 @@ def replay(variant: Variant[S], view: View, start: S) -> S | None:
         for seat, card in plays:
             if state.turn != seat or state.finished:
                 return None
-            state = variant.apply(state, Move(PLAY, codes[card]), check=False)
+            state = variant.apply(state, Move(MoveKind.PLAY, codes[card]), check=False)
     if state.turn != view.turn or state.finished:
         return None
     return state

@@ -186,7 +186,7 @@ class Variant(ABC, Generic[S]):
         `check=False` skips validation, for replaying a log that was validated when written.
         """
         if state.finished:
-            raise IllegalMove(m.HAND_FINISHED, "the hand is over")
+            raise IllegalMove(m.Reason.HAND_FINISHED, "the hand is over")
         rule = self.phase_rule(state.phase)
         if check:
             fast = rule.is_legal
@@ -216,7 +216,7 @@ class Variant(ABC, Generic[S]):
         table = self.__dict__.get("_phase_rules") or self.checked_table()
         while i < total:
             if state.phase in ENDED:  # `state.finished`, without the property call
-                raise IllegalMove(m.HAND_FINISHED, "the hand is over")
+                raise IllegalMove(m.Reason.HAND_FINISHED, "the hand is over")
             rule = table.get(state.phase) or self.phase_rule(state.phase)  # EngineBug if none
             if rule.replay is not None:
                 state, i = rule.replay(state, todo, i)
@@ -231,7 +231,7 @@ class Variant(ABC, Generic[S]):
         if hook is not None:
             reason = hook(state, move)
             return reason, f"{move.id} is not allowed: {reason.lower().replace('_', ' ')}"
-        return m.ILLEGAL_MOVE, f"{move.id} is not a legal move in phase {state.phase}"
+        return m.Reason.ILLEGAL_MOVE, f"{move.id} is not a legal move in phase {state.phase}"
 
     # --- declared optional hooks ------------------------------------------------------------
 

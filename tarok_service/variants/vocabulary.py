@@ -128,7 +128,7 @@ BOLOGNESE_COMBINATIONS = (
 
 # How a score line was reached, as its item states it (the order parameters are shown in).
 PARAMS = ("silent", "announced", "won", "lost", "made", "opponents", "captured", "declared")
-REASONS = tuple(sorted(v for name, v in vars(m).items() if name.isupper() and isinstance(v, str)))
+REASONS = tuple(sorted(reason.value for reason in m.Reason))
 
 
 def ident(text: str) -> str:

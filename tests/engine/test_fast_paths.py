@@ -17,7 +17,7 @@ import pytest
 from tarok_service.engine import tricks as t
 from tarok_service.engine.auction import Auction
 from tarok_service.engine.cards import MOND, PAGAT, SKIS, TAROK, Card, deal_packets, tarok54
-from tarok_service.engine.moves import HAND_FINISHED, IllegalMove, Move
+from tarok_service.engine.moves import IllegalMove, Move, Reason
 from tarok_service.engine.options import Rules
 from tarok_service.engine.state import REDEAL, TRICKS, HandState, evolve, without
 from tarok_service.engine.trickplay import TrickPlay, play_moves
@@ -135,7 +135,7 @@ def test_replay_past_the_end_raises_like_apply(variant_id: str, players: int) ->
         variant.apply(states[-1], moves[-1], check=False)
     with pytest.raises(IllegalMove) as fast:
         variant.replay(dealt, [*moves, moves[-1]])
-    assert pure.value.reason == fast.value.reason == HAND_FINISHED
+    assert pure.value.reason == fast.value.reason == Reason.HAND_FINISHED
 
 
 def candidates(

@@ -97,7 +97,7 @@ def test_explain_comes_from_the_table() -> None:
     state = _deal(toy)
     with pytest.raises(IllegalMove) as err:
         toy.apply(state, Move("play", "T21"))
-    assert err.value.reason == m.BID_NOT_ALLOWED
+    assert err.value.reason == m.Reason.BID_NOT_ALLOWED
     assert str(Kind.BID) == "bid" and Move(Kind.BID).id == "bid"  # kinds are strings on the wire
 
 

@@ -63,7 +63,7 @@ class Toy(TrickPlay[ToyState], Variant[ToyState]):
         return [Move(Kind.BID), Move(Kind.PASS)]
 
     def explain_bid(self, state: ToyState, move: Move) -> str:
-        return m.BID_NOT_ALLOWED
+        return m.Reason.BID_NOT_ALLOWED
 
     def apply_bid(self, state: ToyState, move: Move) -> ToyState:
         seat = state.turn

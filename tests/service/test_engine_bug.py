@@ -43,7 +43,9 @@ def test_a_state_that_cannot_arise_is_internal_engine_bug(
         # A client's illegal move keeps its rule reason.
         illegal = svc.SubmitMoveRequest(token=tokens[turn], move_id="kontra:game")
         expect_error(
-            lambda: stub.SubmitMove(illegal), grpc.StatusCode.FAILED_PRECONDITION, m.NO_GAME_YET
+            lambda: stub.SubmitMove(illegal),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            m.Reason.NO_GAME_ANNOUNCED_YET,
         )
         monkeypatch.setitem(table, Phase.AUCTION, broken)
         legal = svc.SubmitMoveRequest(token=tokens[turn], move_id=mine.hand.legal_moves[0].id)

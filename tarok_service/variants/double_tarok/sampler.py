@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from ...engine.cards import KING, PAGAT, QUEEN, TAROK, Card, Deck
 from ...engine.inference import called_cards, completed_tricks, infer_voids
+from ...engine.moves import MoveKind
 from ...engine.sampling import Allowed, Must, Rng, choose_holders
 from ...engine.view import View
 from ..slovenian.sampler import Known, SlovenianSampler
@@ -36,7 +37,7 @@ class DoubleTarokSampler(SlovenianSampler):
         picks = tuple(
             deck.by_code[f.value]
             for f in view.facts
-            if f.kind == "talon" and f.value in deck.by_code
+            if f.kind == MoveKind.TALON and f.value in deck.by_code
         )
         if picks and known.exposed:  # the talon taken card by card
             rest = tuple(c for c in known.exposed if c not in picks)
@@ -55,7 +56,7 @@ class DoubleTarokSampler(SlovenianSampler):
         pagats = tuple(c for c in deck.cards if c.suit == TAROK and c.rank == PAGAT)
         musts: list[Must] = []
         for f in view.facts:
-            if f.kind != "announce" or f.seat is None:
+            if f.kind != MoveKind.ANNOUNCE or f.seat is None:
                 continue
             if f.value in dd.PAGAT_GROUP:
                 musts.append((f.seat, pagats))
@@ -94,8 +95,8 @@ class DoubleTarokSampler(SlovenianSampler):
         shy = {
             f.seat
             for f in view.facts
-            if (f.kind == "kontra" and f.level % 2 == 0)
-            or (f.kind == "announce" and f.value in self.variant.revealing_items)
+            if (f.kind == MoveKind.KONTRA and f.level % 2 == 0)
+            or (f.kind == MoveKind.ANNOUNCE and f.value in self.variant.revealing_items)
         } - {view.declarer, *view.partners}
 
         def allowed(card: Card, slot: int) -> bool:

@@ -7,15 +7,15 @@ from typing import Any, ClassVar
 
 from ...engine import moves as m
 from ...engine.cards import FIGURE_FACES, QUEEN, Card, Deck
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.options import Rules
 from ...engine.state import copier, evolve, replace_at, without
 from ...engine.view import Fact, shared_fact
 from .data import Contract
 from .family import Family
-from .state import Kind, Phase, SlovenianState, is_suit_king, is_trula
+from .state import Phase, SlovenianState, is_suit_king, is_trula
 
-_DISCARD = Kind.DISCARD.value  # plain str on the hot path
+_DISCARD = MoveKind.DISCARD.value  # plain str on the hot path
 FREE_PICK = -1  # `group` once the declarer has taken his talon cards one by one
 _TALON = ("group", "talon", "hands", "piles", "discards", "to_discard", "facts")
 _DISCARDING = copier(SlovenianState, *_TALON)  # talon cards picked / laid away (replay)
@@ -90,13 +90,13 @@ class CallAndExchange:
         return evolve(s, called=cards, partners=partners, talon_kings=in_talon, **changes)
 
     def legal_calling(self, s: SlovenianState) -> list[Move]:
-        return [Move(Kind.CALL, v) for v in self.call_values(s)]
+        return [Move(MoveKind.CALL, v) for v in self.call_values(s)]
 
     def explain_calling(self, s: SlovenianState, move: Move) -> str:
-        return m.CALL_NOT_ALLOWED if move.kind == Kind.CALL else m.WRONG_PHASE
+        return m.Reason.CALL_NOT_ALLOWED if move.kind == MoveKind.CALL else m.Reason.WRONG_PHASE
 
     def apply_calling(self, s: SlovenianState, move: Move) -> SlovenianState:
-        facts = (*s.facts, shared_fact(s.declarer, Kind.CALL, move.value))
+        facts = (*s.facts, shared_fact(s.declarer, MoveKind.CALL, move.value))
         cards = self.call_cards(s, move.value)
         return self.with_call(s, cards, phase=Phase.TALON, exposed_talon=s.talon, facts=facts)
 
@@ -124,22 +124,24 @@ class CallAndExchange:
         if s.group is None:
             if self.free_exchange(s):
                 codes = self.deck(s.rules).codes
-                return [Move(Kind.PICK, codes[c]) for c in s.talon]
-            return [Move(Kind.PICK, str(i)) for i in range(len(self.groups(s)))]
+                return [Move(MoveKind.TALON, codes[c]) for c in s.talon]
+            return [Move(MoveKind.TALON, str(i)) for i in range(len(self.groups(s)))]
         codes = self.deck(s.rules).codes
-        return [Move(Kind.DISCARD, codes[c]) for c in self.discardable(s)]
+        return [Move(MoveKind.DISCARD, codes[c]) for c in self.discardable(s)]
 
     def explain_talon(self, s: SlovenianState, move: Move) -> str:
-        if move.kind == Kind.DISCARD and s.group is not None:
-            return m.DISCARD_NOT_ALLOWED
-        if move.kind == Kind.PICK and s.group is None and not self.free_exchange(s):
-            return m.NO_SUCH_GROUP  # a client's pick of a group this talon does not have
-        return m.WRONG_PHASE
+        if move.kind == MoveKind.DISCARD and s.group is not None:
+            return m.Reason.DISCARD_NOT_ALLOWED
+        if move.kind == MoveKind.TALON and s.group is None and not self.free_exchange(s):
+            return (
+                m.Reason.NO_SUCH_TALON_GROUP
+            )  # a client's pick of a group this talon does not have
+        return m.Reason.WRONG_PHASE
 
     def apply_talon(self, s: SlovenianState, move: Move) -> SlovenianState:
         assert s.declarer is not None
         deck = self.deck(s.rules)
-        if move.kind == Kind.PICK:
+        if move.kind == MoveKind.TALON:
             if self.free_exchange(s):
                 return self._take(s, deck.card(move.value))
             return self._pick(s, int(move.value))
@@ -230,7 +232,7 @@ class CallAndExchange:
         chosen = groups[index] if 0 <= index < len(groups) else self.talon_group(s, index)
         rest = tuple(c for i, g in enumerate(groups) if i != index for c in g)
         hand = self.deck(s.rules).sort(s.hands[s.declarer] + chosen)
-        return rest, hand, len(chosen), shared_fact(s.declarer, Kind.PICK, str(index))
+        return rest, hand, len(chosen), shared_fact(s.declarer, MoveKind.TALON, str(index))
 
     def _take(self, s: SlovenianState, card: Card) -> SlovenianState:
         """One talon card into the declarer's hand; after the last one he lays away as many."""
@@ -242,7 +244,7 @@ class CallAndExchange:
             s,
             talon=without(s.talon, card),
             hands=replace_at(s.hands, s.declarer, hand),
-            facts=(*s.facts, shared_fact(s.declarer, Kind.PICK, deck.codes[card])),
+            facts=(*s.facts, shared_fact(s.declarer, MoveKind.TALON, deck.codes[card])),
         )
         if len(s.exposed_talon) - len(s.talon) < count:
             return s

@@ -16,7 +16,7 @@ from ...engine.auction import PASSED, Auction, Situation, legal_bids, run_auctio
 from ...engine.bitcards import bit_deck
 from ...engine.cards import PAGAT, SKIS, TAROK, Card, Deck, tarok54
 from ...engine.match import MatchState
-from ...engine.moves import Move, shared_move
+from ...engine.moves import Move, MoveKind, shared_move
 from ...engine.options import Rules
 from ...engine.outcome import HandResult, ScoreLine
 from ...engine.phases import PhaseRule, PhaseTable, RuleSetError
@@ -32,13 +32,16 @@ from . import data as d
 from . import scoring as scoring
 from .exchange import CallAndExchange
 from .family import BonusTable, Family, Group
-from .state import Kind, Phase, SlovenianState, is_mond, is_pagat, is_skis
+from .state import Phase, SlovenianState, is_mond, is_pagat, is_skis
 from .view import build_view
 
-__all__ = ["SLOVENIAN", "Family", "Kind", "Phase", "Slovenian", "SlovenianFamily", "SlovenianState"]
+__all__ = ["SLOVENIAN", "Family", "Phase", "Slovenian", "SlovenianFamily", "SlovenianState"]
 
 
-_PASS, _BID = Kind.PASS.value, Kind.BID.value  # plain str on the hot paths (see engine.announce)
+_PASS, _BID = (
+    MoveKind.PASS.value,
+    MoveKind.BID.value,
+)  # plain str on the hot paths (see engine.announce)
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
 _with_bids = copier(Auction, "bids")  # `Auction(forehand, bids)` as a plain copy (replay, playouts)
 _KLOP_WATCH = TrickWatch(gifts=True)  # a talon card to each trick's winner while it lasts
@@ -283,14 +286,14 @@ class SlovenianFamily(
 
     def explain_bidding(self, s: SlovenianState, move: Move) -> str:
         if move.kind == _PASS:
-            return m.PASS_NOT_ALLOWED
+            return m.Reason.PASS_NOT_ALLOWED
         if move.kind != _BID or move.value not in self.contract_index:
-            return m.WRONG_PHASE
+            return m.Reason.WRONG_PHASE
         index = self.contract_index[move.value]
         only = self.forehand_only_contracts(s.rules)
         if index in only or index not in self.open_contracts(s.rules):
-            return m.BID_NOT_ALLOWED
-        return m.BID_TOO_LOW
+            return m.Reason.BID_NOT_ALLOWED
+        return m.Reason.BID_TOO_LOW
 
     def apply_bidding(self, s: SlovenianState, move: Move) -> SlovenianState:
         assert s.auction is not None and s.turn is not None
@@ -664,17 +667,17 @@ class SlovenianFamily(
 
     def label(self, s: SlovenianState, move: Move) -> str:
         deck = self._deck
-        if move.kind == Kind.CALL:
+        if move.kind == MoveKind.CALL:
             return self.call_label(s, move.value)
-        if move.kind in (Kind.PLAY, Kind.DISCARD):
+        if move.kind in (MoveKind.PLAY, MoveKind.DISCARD):
             return f"{move.kind.capitalize()} {deck.labels[deck.card(move.value)]}"
-        if move.kind == Kind.BID:
+        if move.kind == MoveKind.BID:
             return f"Bid {self.contract_table[self.contract_index[move.value]].name}"
-        if move.kind == Kind.PICK:
+        if move.kind == MoveKind.TALON:
             return self.pick_label(s, move.value)
-        if move.kind == Kind.ANNOUNCE:
+        if move.kind == MoveKind.ANNOUNCE:
             return f"Announce {self.bonus_table(s.rules)[move.value][0]}"
-        if move.kind == Kind.KONTRA:
+        if move.kind == MoveKind.KONTRA:
             return (
                 f"{k.name(s.level(move.value) + 1).capitalize()} on {move.value.replace('_', ' ')}"
             )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ...engine.auction import PASSED, Auction
 from ...engine.cards import KING, PAGAT, TAROK, Card, Deck
 from ...engine.inference import called_cards, completed_tricks, infer_voids, talon_split
+from ...engine.moves import MoveKind
 from ...engine.options import Rules
 from ...engine.sampling import DISCARD_SLOT, TALON_SLOT, Allowed, Rng, deal_constrained, replay
 from ...engine.state import TRICKS
@@ -76,7 +77,7 @@ class SlovenianSampler:
         picked, rest = talon_split(view)
         gifts = groups["talon cards given"].cards if "talon cards given" in groups else ()
         discards = groups["discards"].cards if "discards" in groups else ()
-        n_discards = sum(1 for f in view.facts if f.kind == "discard")
+        n_discards = sum(1 for f in view.facts if f.kind == MoveKind.DISCARD)
         talon = 0 if exposed else self.variant.talon_size - len(gifts)
         return Known(
             hands, played, exposed, picked, rest, gifts, discards,
@@ -89,7 +90,7 @@ class SlovenianSampler:
         pins: dict[Card, int] = {}
         called = called_cards(view, deck)
         for f in view.facts:
-            if f.kind == "announce" and f.seat is not None:
+            if f.kind == MoveKind.ANNOUNCE and f.seat is not None:
                 if f.value == "pagat_ultimo":
                     pins[Card(TAROK, PAGAT)] = f.seat
                 elif f.value == "king_ultimo" and called:
@@ -128,7 +129,8 @@ class SlovenianSampler:
         against = {
             f.seat
             for f in view.facts
-            if f.kind == "kontra" and ((f.value == "game" and f.level % 2) or f.level % 2 == 0)
+            if f.kind == MoveKind.KONTRA
+            and ((f.value == "game" and f.level % 2) or f.level % 2 == 0)
         } - {view.declarer, *view.partners}
 
         def allowed(card: Card, slot: int) -> bool:
@@ -166,7 +168,7 @@ class SlovenianSampler:
         contract = v.contract_index[view.contract]
         called = called_cards(view, deck)
         exposed = set(known.exposed)
-        pick = next((f.value for f in view.facts if f.kind == "talon"), None)
+        pick = next((f.value for f in view.facts if f.kind == MoveKind.TALON), None)
         group = None if pick is None else FREE_PICK if pick in deck.by_code else int(pick)
         return SlovenianState(
             rules=rules, dealer=view.dealer, phase=TRICKS, turn=self._leader(view),
@@ -178,7 +180,7 @@ class SlovenianSampler:
             group=group,
             discards=discards,
             announced=tuple((f.value, f.seat) for f in view.facts
-                            if f.kind == "announce" and f.seat is not None),
+                            if f.kind == MoveKind.ANNOUNCE and f.seat is not None),
             levels=_levels(view),
             facts=view.facts,
         )  # fmt: skip
@@ -206,7 +208,7 @@ def _auction(view: View, v: SlovenianFamily) -> Auction:
     n = len(view.hand_sizes)
     bids: list[int | None] = [None] * n
     for f in view.facts:
-        if f.kind in ("bid", "pass") and f.seat is not None:
+        if f.kind in (MoveKind.BID, MoveKind.PASS) and f.seat is not None:
             bids[f.seat] = PASSED if f.value == "pass" else v.contract_index.get(f.value, PASSED)
     return Auction((view.dealer + 1) % n, tuple(bids))
 
@@ -214,7 +216,7 @@ def _auction(view: View, v: SlovenianFamily) -> Auction:
 def _levels(view: View) -> tuple[tuple[str, int], ...]:
     levels: dict[str, int] = {}
     for f in view.facts:
-        if f.kind == "kontra":
+        if f.kind == MoveKind.KONTRA:
             levels.pop(f.value, None)
             levels[f.value] = f.level
     return tuple(levels.items())

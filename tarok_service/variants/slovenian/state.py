@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ...engine.announce import AnnouncingState, RoundKind
+from ...engine.announce import AnnouncingState
 from ...engine.auction import Auction
 from ...engine.cards import KING, MOND, PAGAT, SKIS, TAROK, Card
 from ...engine.state import REDEAL, SCORED, TRICKS
-from ...engine.trickplay import PLAY
 
 
 class Phase(StrEnum):
@@ -24,17 +23,6 @@ class Phase(StrEnum):
     REDEAL = REDEAL
 
 
-class Kind(StrEnum):
-    """Move kinds (also the kinds of the facts they leave)."""
-
-    BID = "bid"  # bid:<contract>
-    PASS = RoundKind.PASS
-    CALL = "call"  # call:<card code> or call:<suit + K> (both kings, two packs)
-    PICK = "talon"  # talon:<group index> or talon:<card code> (free exchange)
-    DISCARD = "discard"  # discard:<card code>
-    ANNOUNCE = RoundKind.ANNOUNCE  # announce:<bonus item>
-    KONTRA = RoundKind.KONTRA  # kontra:<item>
-    PLAY = PLAY  # play:<card code>
 
 
 TRULA_RANKS = (PAGAT, MOND, SKIS)

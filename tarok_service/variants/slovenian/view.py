@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.view import PublicCards, View, seat_view
-from .state import Kind, SlovenianState
+from .state import SlovenianState
 
 if TYPE_CHECKING:
     from .rules import SlovenianFamily as Slovenian
@@ -27,8 +27,8 @@ def partner_known(
     spoke = any(
         f.seat == partner
         and (
-            (f.kind == Kind.ANNOUNCE and f.value in revealing)
-            or (f.kind == Kind.KONTRA and f.level % 2 == 0)
+            (f.kind == MoveKind.ANNOUNCE and f.value in revealing)
+            or (f.kind == MoveKind.KONTRA and f.level % 2 == 0)
         )
         for f in s.facts
     )

@@ -31,12 +31,12 @@ from ...engine.cards import (
     deal_packets,
     tarocco62,
 )
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.options import OptionSpec, Rules
 from ...engine.outcome import HandResult
 from ...engine.phases import PhaseRule, PhaseTable
 from ...engine.state import SCORED, TRICKS, HandState, Trick, evolve, replace_at, without
-from ...engine.trickplay import PLAY, TrickPlay, start_tricks
+from ...engine.trickplay import TrickPlay, start_tricks
 from ...engine.trickwatch import TrickWatch
 from ...engine.variant import BonusInfo, ContractInfo, Variant
 from ...engine.view import Fact, PublicCards, View, seat_view
@@ -52,16 +52,6 @@ class Phase(StrEnum):
     TRICKS = TRICKS
     MATTO = "matto"  # the Matto's owner gives a card for it
     SCORED = SCORED
-
-
-class Kind(StrEnum):
-    """Move kinds."""
-
-    DISCARD = "discard"  # discard:<card>
-    DECLARE = "declare"
-    PASS = "pass"
-    PLAY = PLAY  # play:<card>
-    GIVE = "give"  # give:<card>, for the Matto
 
 
 DECK: Deck = tarocco62()
@@ -168,10 +158,12 @@ class TaroccoBolognese(TrickPlay[BologneseState], Variant[BologneseState]):
         return [c for c in s.hands[s.dealer] if c not in KEPT_BACK]
 
     def legal_discard(self, s: BologneseState) -> list[Move]:
-        return [Move(Kind.DISCARD, DECK.codes[c]) for c in self.discardable(s)]
+        return [Move(MoveKind.DISCARD, DECK.codes[c]) for c in self.discardable(s)]
 
     def explain_discard(self, s: BologneseState, move: Move) -> str:
-        return m.DISCARD_NOT_ALLOWED if move.kind == Kind.DISCARD else m.WRONG_PHASE
+        return (
+            m.Reason.DISCARD_NOT_ALLOWED if move.kind == MoveKind.DISCARD else m.Reason.WRONG_PHASE
+        )
 
     def apply_discard(self, s: BologneseState, move: Move) -> BologneseState:
         card = DECK.card(move.value)
@@ -192,21 +184,25 @@ class TaroccoBolognese(TrickPlay[BologneseState], Variant[BologneseState]):
         passing reveals nothing)."""
         assert s.turn is not None
         has = bool(self.combinations(s, s.hands[s.turn]))
-        return [Move(Kind.DECLARE), Move(Kind.PASS)] if has else [Move(Kind.PASS)]
+        return [Move(MoveKind.DECLARE), Move(MoveKind.PASS)] if has else [Move(MoveKind.PASS)]
 
     def explain_declare(self, s: BologneseState, move: Move) -> str:
-        return m.ANNOUNCEMENT_NOT_ALLOWED if move.kind == Kind.DECLARE else m.WRONG_PHASE
+        return (
+            m.Reason.ANNOUNCEMENT_NOT_ALLOWED
+            if move.kind == MoveKind.DECLARE
+            else m.Reason.WRONG_PHASE
+        )
 
     def apply_declare(self, s: BologneseState, move: Move) -> BologneseState:
         assert s.turn is not None
         seat = s.turn
-        if move.kind == Kind.DECLARE:
+        if move.kind == MoveKind.DECLARE:
             combos = self.combinations(s, s.hands[seat])
             text = ",".join(c.describe() for c in combos.all)
-            fact = Fact(seat, Kind.DECLARE, text, combos.total)
+            fact = Fact(seat, MoveKind.DECLARE, text, combos.total)
             s = evolve(s, declared=(*s.declared, (seat, combos)), facts=(*s.facts, fact))
         else:
-            s = evolve(s, facts=(*s.facts, Fact(seat, Kind.PASS, "")))
+            s = evolve(s, facts=(*s.facts, Fact(seat, MoveKind.PASS, "")))
         s = evolve(s, spoken=s.spoken + 1)
         if s.spoken == PLAYERS:
             return start_tricks(s, s.forehand)
@@ -264,10 +260,10 @@ class TaroccoBolognese(TrickPlay[BologneseState], Variant[BologneseState]):
     def legal_matto(self, s: BologneseState) -> list[Move]:
         """The cards to give, the default move (the base `default_move`, the first legal
         move) first: the lowest suit pip, else the lowest other 1-point card."""
-        return [Move(Kind.GIVE, DECK.codes[c]) for c in self.exchange_cards(s)]
+        return [Move(MoveKind.GIVE, DECK.codes[c]) for c in self.exchange_cards(s)]
 
     def explain_matto(self, s: BologneseState, move: Move) -> str:
-        return m.ILLEGAL_MOVE if move.kind == Kind.GIVE else m.WRONG_PHASE
+        return m.Reason.ILLEGAL_MOVE if move.kind == MoveKind.GIVE else m.Reason.WRONG_PHASE
 
     def apply_matto(self, s: BologneseState, move: Move) -> BologneseState:
         assert s.matto_due is not None and s.matto_taker is not None
@@ -279,7 +275,7 @@ class TaroccoBolognese(TrickPlay[BologneseState], Variant[BologneseState]):
             given=card,
             phase=Phase.SCORED,
             turn=None,
-            facts=(*s.facts, Fact(s.matto_due, Kind.GIVE, move.value)),
+            facts=(*s.facts, Fact(s.matto_due, MoveKind.GIVE, move.value)),
         )
 
     # --- result, invariants, view ---------------------------------------------------------
@@ -327,11 +323,11 @@ class TaroccoBolognese(TrickPlay[BologneseState], Variant[BologneseState]):
         )
 
     def label(self, s: BologneseState, move: Move) -> str:
-        if move.kind in (Kind.PLAY, Kind.DISCARD):
+        if move.kind in (MoveKind.PLAY, MoveKind.DISCARD):
             return f"{move.kind.capitalize()} {DECK.labels[DECK.card(move.value)]}"
-        if move.kind == Kind.GIVE:
+        if move.kind == MoveKind.GIVE:
             return f"Give {DECK.labels[DECK.card(move.value)]} for the Matto"
-        if move.kind == Kind.DECLARE:
+        if move.kind == MoveKind.DECLARE:
             assert s.turn is not None
             combos = self.combinations(s, s.hands[s.turn])
             names = ", ".join(c.describe() for c in combos.all)

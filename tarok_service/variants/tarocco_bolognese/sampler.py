@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ...engine.cards import Card
 from ...engine.inference import completed_tricks, infer_voids
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.options import Rules
 from ...engine.sampling import (
     DISCARD_SLOT,
@@ -41,7 +41,6 @@ from .rules import (
     KEPT_BACK,
     TAROCCO_BOLOGNESE,
     BologneseState,
-    Kind,
     Phase,
     TaroccoBolognese,
 )
@@ -159,7 +158,7 @@ class BologneseSampler:
         for f in view.facts:
             if state.phase != Phase.DECLARE:
                 break
-            if f.kind not in (Kind.DECLARE, Kind.PASS) or f.seat != state.turn:
+            if f.kind not in (MoveKind.DECLARE, MoveKind.PASS) or f.seat != state.turn:
                 return None
             state = self.variant.apply(state, Move(f.kind), check=False)
         if state.phase != Phase.TRICKS or state.facts != view.facts[: len(state.facts)]:

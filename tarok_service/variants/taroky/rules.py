@@ -13,7 +13,7 @@ from ...engine.announce import AnnouncementRound
 from ...engine.auction import PASSED, Auction
 from ...engine.cards import PAGAT, TAROK, Card, Deck, deal_packets
 from ...engine.match import HAND_SCORE, ZID_PAYMENT, ZID_TAKEN, MatchState, Settlement
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.options import Rules
 from ...engine.outcome import HandResult
 from ...engine.phases import PhaseRule, PhaseTable
@@ -26,7 +26,7 @@ from . import data as d
 from . import scoring as scoring
 from . import talon as talon
 from .declarations import declarations
-from .state import DECK, DECLARATION, Kind, Phase, TarokyState
+from .state import DECK, DECLARATION, Phase, TarokyState
 from .view import build_view
 
 _GIFTS = TrickWatch(gifts=True)  # varšava: a talon card to each trick's winner while it lasts
@@ -114,22 +114,24 @@ class Taroky(AnnouncementRound[TarokyState], TrickPlay[TarokyState], Variant[Tar
         """Forehand must name an obligation first; the others accept (pass) or go higher."""
         assert s.auction is not None and s.turn is not None
         if s.turn == s.forehand and s.auction.bids[s.turn] is None:
-            return [Move(Kind.BID, o.id) for o in d.OBLIGATIONS]
+            return [Move(MoveKind.BID, o.id) for o in d.OBLIGATIONS]
         best, _ = s.auction.high()
-        higher = [Move(Kind.BID, o.id) for i, o in enumerate(d.OBLIGATIONS) if i > best]
-        return [Move(Kind.PASS), *higher]
+        higher = [Move(MoveKind.BID, o.id) for i, o in enumerate(d.OBLIGATIONS) if i > best]
+        return [Move(MoveKind.PASS), *higher]
 
     def explain_bidding(self, s: TarokyState, move: Move) -> str:
-        if move.kind == Kind.PASS:
-            return m.PASS_NOT_ALLOWED
-        if move.kind != Kind.BID:
-            return m.WRONG_PHASE
-        return m.BID_TOO_LOW if move.value in d.OBLIGATION_INDEX else m.BID_NOT_ALLOWED
+        if move.kind == MoveKind.PASS:
+            return m.Reason.PASS_NOT_ALLOWED
+        if move.kind != MoveKind.BID:
+            return m.Reason.WRONG_PHASE
+        return (
+            m.Reason.BID_TOO_LOW if move.value in d.OBLIGATION_INDEX else m.Reason.BID_NOT_ALLOWED
+        )
 
     def apply_bidding(self, s: TarokyState, move: Move) -> TarokyState:
         seat = s.turn
         assert s.auction is not None and seat is not None
-        bid = PASSED if move.kind == Kind.PASS else d.OBLIGATION_INDEX[move.value]
+        bid = PASSED if move.kind == MoveKind.PASS else d.OBLIGATION_INDEX[move.value]
         auction = s.auction.bid(seat, bid)
         s = evolve(s, auction=auction, facts=(*s.facts, Fact(seat, move.kind, move.value)))
         best, high = auction.high()
@@ -141,16 +143,16 @@ class Taroky(AnnouncementRound[TarokyState], TrickPlay[TarokyState], Variant[Tar
 
     def legal_varsava_choice(self, s: TarokyState) -> list[Move]:
         """Everybody accepted the basic obligation: forehand may turn it into varšava."""
-        return [Move(Kind.BID, d.VARSAVA), Move(Kind.PASS)]
+        return [Move(MoveKind.BID, d.VARSAVA), Move(MoveKind.PASS)]
 
     def explain_varsava_choice(self, s: TarokyState, move: Move) -> str:
-        return m.BID_NOT_ALLOWED if move.kind == Kind.BID else m.WRONG_PHASE
+        return m.Reason.BID_NOT_ALLOWED if move.kind == MoveKind.BID else m.Reason.WRONG_PHASE
 
     def apply_varsava_choice(self, s: TarokyState, move: Move) -> TarokyState:
         assert s.turn is not None
-        if move.kind == Kind.PASS:
+        if move.kind == MoveKind.PASS:
             return self._chosen(s, s.turn, d.BASIC)
-        fact = Fact(s.turn, Kind.BID, d.VARSAVA)
+        fact = Fact(s.turn, MoveKind.BID, d.VARSAVA)
         s = evolve(s, contract=d.VARSAVA, declarer=s.turn, facts=(*s.facts, fact))
         return start_tricks(s, s.forehand)
 
@@ -166,26 +168,28 @@ class Taroky(AnnouncementRound[TarokyState], TrickPlay[TarokyState], Variant[Tar
     # --- the call, the talon and the discards --------------------------------------------
 
     def legal_calling(self, s: TarokyState) -> list[Move]:
-        return [Move(Kind.CALL, DECK.codes[c]) for c in talon.callable_cards(s)]
+        return [Move(MoveKind.CALL, DECK.codes[c]) for c in talon.callable_cards(s)]
 
     def explain_calling(self, s: TarokyState, move: Move) -> str:
-        return m.CALL_NOT_ALLOWED if move.kind == Kind.CALL else m.WRONG_PHASE
+        return m.Reason.CALL_NOT_ALLOWED if move.kind == MoveKind.CALL else m.Reason.WRONG_PHASE
 
     def apply_calling(self, s: TarokyState, move: Move) -> TarokyState:
         return talon.call(s, DECK.card(move.value))
 
     def legal_third_talon(self, s: TarokyState) -> list[Move]:
-        return [Move(Kind.TALON, talon.KEEP), Move(Kind.TALON, talon.REJECT)]
+        return [Move(MoveKind.TALON, talon.KEEP), Move(MoveKind.TALON, talon.REJECT)]
 
     def apply_third_talon(self, s: TarokyState, move: Move) -> TarokyState:
         return talon.third_choice(s, move.value)
 
     def legal_exchange(self, s: TarokyState) -> list[Move]:
         seat = s.queue[0][0]
-        return [Move(Kind.DISCARD, DECK.codes[c]) for c in talon.discardable(s, seat)]
+        return [Move(MoveKind.DISCARD, DECK.codes[c]) for c in talon.discardable(s, seat)]
 
     def explain_exchange(self, s: TarokyState, move: Move) -> str:
-        return m.DISCARD_NOT_ALLOWED if move.kind == Kind.DISCARD else m.WRONG_PHASE
+        return (
+            m.Reason.DISCARD_NOT_ALLOWED if move.kind == MoveKind.DISCARD else m.Reason.WRONG_PHASE
+        )
 
     def apply_exchange(self, s: TarokyState, move: Move) -> TarokyState:
         s = talon.discard(s, DECK.card(move.value))
@@ -276,19 +280,19 @@ class Taroky(AnnouncementRound[TarokyState], TrickPlay[TarokyState], Variant[Tar
         return build_view(s, seat, legal, self.result(s) if s.finished else None)
 
     def label(self, s: TarokyState, move: Move) -> str:
-        if move.kind in (Kind.PLAY, Kind.DISCARD, Kind.CALL):
+        if move.kind in (MoveKind.PLAY, MoveKind.DISCARD, MoveKind.CALL):
             return f"{move.kind.capitalize()} {DECK.labels[DECK.card(move.value)]}"
-        if move.kind == Kind.BID:
+        if move.kind == MoveKind.BID:
             return f"Bid {d.BY_ID[move.value].name}"
-        if move.kind == Kind.PASS:
+        if move.kind == MoveKind.PASS:
             passes: dict[str, str] = {
                 Phase.BIDDING: "Dobrá (accept)",
                 Phase.VARSAVA_CHOICE: "Play the basic obligation",
             }
             return passes.get(s.phase, "Pass")
-        if move.kind == Kind.TALON:  # the label is public: it names no hidden card
+        if move.kind == MoveKind.TALON:  # the label is public: it names no hidden card
             return f"{move.value.capitalize()} the three talon cards looked at"
-        if move.kind == Kind.ANNOUNCE:
+        if move.kind == MoveKind.ANNOUNCE:
             return f"Announce {d.BINDING_NAMES[move.value]}"
         return k.name(s.flek + 1, k.FLEK_NAMES).capitalize()
 

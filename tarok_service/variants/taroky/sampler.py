@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from ...engine.auction import PASSED, Auction
 from ...engine.cards import KING, MOND, PAGAT, SKIS, TAROK, Card
 from ...engine.inference import completed_tricks, infer_voids
+from ...engine.moves import MoveKind
 from ...engine.options import Rules
 from ...engine.sampling import (
     TALON_SLOT,
@@ -43,7 +44,7 @@ from ...engine.view import View
 from . import data as d
 from .declarations import declarations
 from .rules import TAROKY, Taroky
-from .state import DECK, TarokyState
+from .state import DECK, DECLARATION, TarokyState
 from .talon import CALL_RANKS, REJECT
 
 DISCARDS = -10  # the hidden discards of seat s are slot DISCARDS - s
@@ -107,10 +108,10 @@ class TarokySampler:
         known.received = groups.get(("talon received", view.seat), ())
         own = iter(groups.get(("discards", view.seat), ()))
         for f in view.facts:
-            if f.kind == "discard" and f.seat is not None:
+            if f.kind == MoveKind.DISCARD and f.seat is not None:
                 card = next(own, None) if f.seat == view.seat else DECK.by_code.get(f.value)
                 known.discards.append((f.seat, card))
-            elif f.kind == "declaration" and f.seat is not None:
+            elif f.kind == DECLARATION and f.seat is not None:
                 known.declared[f.seat] = (*known.declared.get(f.seat, ()), f.value)
         if view.contract != d.VARSAVA:  # every hand was declared (nothing: no declaration)
             for s in range(len(view.hand_sizes)):
@@ -151,7 +152,7 @@ class TarokySampler:
             if partners:
                 pins[called] = partners[0]
         for f in view.facts:
-            if f.kind == "announce" and f.value == d.PAGAT and f.seat is not None:
+            if f.kind == MoveKind.ANNOUNCE and f.value == d.PAGAT and f.seat is not None:
                 pins[Card(TAROK, PAGAT)] = f.seat
         seen = known.seen(view)
         return {c: s for c, s in pins.items() if c not in seen and s != view.seat}
@@ -183,7 +184,10 @@ class TarokySampler:
         called = DECK.by_code.get(view.called)
         taken = set(known.taken)
         # a flek is the opponents', a reflek the declaring side's (it shows the partner)
-        against = {f.seat for f in view.facts if f.kind == "kontra"} - {declarer, *view.partners}
+        against = {f.seat for f in view.facts if f.kind == MoveKind.KONTRA} - {
+            declarer,
+            *view.partners,
+        }
 
         def allowed(card: Card, slot: int) -> bool:
             if card in taken and slot not in (declarer, discard_slot(declarer or 0)):
@@ -232,7 +236,7 @@ class TarokySampler:
         received = [(view.seat, c) for c in known.received]
         if declarer != view.seat:
             received += [(declarer, c) for c in known.taken]
-        choices = [f.value for f in view.facts if f.kind == "talon"]
+        choices = [f.value for f in view.facts if f.kind == MoveKind.TALON]
         step = 1 if REJECT in choices else 0
         if view.contract == d.THIRD:
             multiplier = d.THIRD_MULTIPLIERS[step + (choices[-1:] == [REJECT])]
@@ -246,9 +250,9 @@ class TarokySampler:
             multiplier=multiplier, third_step=step, shown=known.shown, discards=discards,
             received=tuple((s, c) for s, c in received if s is not None),
             declarations=tuple((f.seat, f.value) for f in view.facts
-                               if f.kind == "declaration" and f.seat is not None),
+                               if f.kind == DECLARATION and f.seat is not None),
             announced=tuple((f.value, f.seat) for f in view.facts
-                            if f.kind == "announce" and f.seat is not None),
+                            if f.kind == MoveKind.ANNOUNCE and f.seat is not None),
             levels=_levels(view),
             facts=view.facts,
         )  # fmt: skip
@@ -256,7 +260,7 @@ class TarokySampler:
 
 def _levels(view: View) -> tuple[tuple[str, int], ...]:
     """The flek level of the game part, from the kontra facts."""
-    flek = sum(1 for f in view.facts if f.kind == "kontra")
+    flek = sum(1 for f in view.facts if f.kind == MoveKind.KONTRA)
     return ((d.GAME, flek),) if flek else ()
 
 
@@ -267,9 +271,9 @@ def _auction(view: View) -> Auction:
     for f in view.facts:
         if f.seat is None or f.value == d.VARSAVA:
             continue
-        if f.kind == "pass":
+        if f.kind == MoveKind.PASS:
             auction = auction.bid(f.seat, PASSED)
-        elif f.kind == "bid" and f.value in d.OBLIGATION_INDEX:
+        elif f.kind == MoveKind.BID and f.value in d.OBLIGATION_INDEX:
             auction = auction.bid(f.seat, d.OBLIGATION_INDEX[f.value])
     return auction
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ...engine.announce import AnnouncingState, RoundKind
+from ...engine.announce import AnnouncingState
 from ...engine.auction import Auction
 from ...engine.cards import Card, tarok54
 from ...engine.state import REDEAL, SCORED, TRICKS
-from ...engine.trickplay import PLAY
 from . import data as d
 
 DECK = tarok54()
@@ -29,17 +28,6 @@ class Phase(StrEnum):
     REDEAL = REDEAL
 
 
-class Kind(StrEnum):
-    """Move kinds (also the kinds of the facts they leave)."""
-
-    BID = "bid"  # bid:<obligation> (varsava: bid:varsava)
-    PASS = RoundKind.PASS  # dobrá: accept, or pass in the declarations
-    CALL = "call"  # call:<tarok code>
-    TALON = "talon"  # talon:keep / talon:reject (third obligation)
-    DISCARD = "discard"  # discard:<card code>
-    ANNOUNCE = RoundKind.ANNOUNCE  # announce:<binding declaration>
-    KONTRA = RoundKind.KONTRA  # kontra:game (flek)
-    PLAY = PLAY  # play:<card code>
 
 
 DECLARATION = "declaration"  # the kind of the facts of revealing declarations (not a move)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from ...engine.cards import KING, Card
+from ...engine.moves import MoveKind
 from ...engine.state import evolve, replace_at, without
 from ...engine.view import Fact
 from . import data as d
 from .declarations import TRUL_RANKS
-from .state import DECK, Kind, Phase, TarokyState
+from .state import DECK, Phase, TarokyState
 
 KEEP, REJECT = "keep", "reject"
 CALL_RANKS = (19, 18, 17, 16)  # XIX, then XVIII, XVII; XVI by option
@@ -34,7 +35,7 @@ def call(s: TarokyState, card: Card) -> TarokyState:
     two players. The partner is whoever then holds the called card (none: playing alone)."""
     declarer = s.declarer
     assert declarer is not None
-    s = evolve(s, called=card, facts=(*s.facts, Fact(declarer, Kind.CALL, DECK.codes[card])))
+    s = evolve(s, called=card, facts=(*s.facts, Fact(declarer, MoveKind.CALL, DECK.codes[card])))
     hands, received, queue, start = s.hands, [*s.received], [], 0
     for i, count in enumerate(d.SPLIT):
         seat = (declarer + i) % s.players
@@ -68,7 +69,7 @@ def third_choice(s: TarokyState, choice: str) -> TarokyState:
     takes the first three back (x4). The cards not taken go to the opponents."""
     declarer = s.declarer
     assert declarer is not None
-    fact = Fact(declarer, Kind.TALON, choice)
+    fact = Fact(declarer, MoveKind.TALON, choice)
     s = evolve(s, facts=(*s.facts, fact))
     first, second = s.talon[: d.THREE], s.talon[d.THREE :]
     if choice == REJECT and s.third_step == 0:
@@ -112,7 +113,7 @@ def discard(s: TarokyState, card: Card) -> TarokyState:
     seat, left = s.queue[0]
     hands = replace_at(s.hands, seat, without(s.hands[seat], card))
     piles = replace_at(s.piles, seat, (*s.piles[seat], card))
-    fact = Fact(seat, Kind.DISCARD, DECK.codes[card] if card.is_tarok else "")
+    fact = Fact(seat, MoveKind.DISCARD, DECK.codes[card] if card.is_tarok else "")
     queue = ((seat, left - 1), *s.queue[1:]) if left > 1 else s.queue[1:]
     return evolve(
         s,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ...engine.cards import Card
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.outcome import HandResult
 from ...engine.view import PublicCards, View, seat_view
-from .state import DECK, Kind, Phase, TarokyState
+from .state import DECK, Phase, TarokyState
 
 
 def partner_known(s: TarokyState, seat: int | None) -> bool:
@@ -19,7 +19,7 @@ def partner_known(s: TarokyState, seat: int | None) -> bool:
     played = any((s.partner, s.called) in t.plays for t in s.tricks)
     played = played or (s.partner, s.called) in s.trick or (s.partner, s.called) in s.discards
     reflek = any(
-        f.seat == s.partner and f.kind == Kind.KONTRA and f.level % 2 == 0 for f in s.facts
+        f.seat == s.partner and f.kind == MoveKind.KONTRA and f.level % 2 == 0 for f in s.facts
     )
     return played or reflek
 

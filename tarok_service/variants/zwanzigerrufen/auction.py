@@ -14,21 +14,21 @@ from collections.abc import Callable
 from ...engine import kontra as k
 from ...engine import moves as m
 from ...engine.cards import TAROK, Card, tarock40
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.state import evolve
 from ...engine.trickplay import start_tricks
 from ...engine.view import Fact
 from . import data as d
-from .state import CALLED, Kind, ZwanzigerState
+from .state import CALLED, ZwanzigerState
 
 CODES = tarock40().codes
 
 CANDIDATES: tuple[Move, ...] = (
-    Move(Kind.PASS),
-    Move(Kind.END),
-    *(Move(Kind.BID, g) for g in d.GAMES),
-    *(Move(Kind.ANNOUNCE, a) for a in d.ADDITIONS),
-    *(Move(Kind.KONTRA, i) for i in d.KONTRA_ITEMS),
+    Move(MoveKind.PASS),
+    Move(MoveKind.END),
+    *(Move(MoveKind.BID, g) for g in d.GAMES),
+    *(Move(MoveKind.ANNOUNCE, a) for a in d.ADDITIONS),
+    *(Move(MoveKind.KONTRA, i) for i in d.KONTRA_ITEMS),
 )
 
 
@@ -61,11 +61,11 @@ def must_kontra(s: ZwanzigerState, seat: int) -> bool:
 def check(s: ZwanzigerState, seat: int, move: Move) -> str | None:
     """The reason `move` is not allowed for `seat` now, or None when it is legal."""
     rule = _CHECKS.get(move.kind)
-    return m.WRONG_PHASE if rule is None else rule(s, seat, move.value)
+    return m.Reason.WRONG_PHASE if rule is None else rule(s, seat, move.value)
 
 
 def _check_pass_move(s: ZwanzigerState, seat: int, value: str) -> str | None:
-    return m.TURN_STARTED if s.speaking else _check_pass(s, seat)
+    return m.Reason.TURN_ALREADY_STARTED if s.speaking else _check_pass(s, seat)
 
 
 def _check_end_move(s: ZwanzigerState, seat: int, value: str) -> str | None:
@@ -74,95 +74,95 @@ def _check_end_move(s: ZwanzigerState, seat: int, value: str) -> str | None:
 
 def _check_pass(s: ZwanzigerState, seat: int) -> str | None:
     if not s.game:
-        return m.FOREHAND_MUST_ANNOUNCE
+        return m.Reason.FOREHAND_MUST_ANNOUNCE
     if must_kontra(s, seat):
-        return m.TRULL_MUST_KONTRA
+        return m.Reason.TRULL_HOLDER_MUST_KONTRA
     return None
 
 
 def _check_end(s: ZwanzigerState, seat: int) -> str | None:
     if not s.speaking:
-        return m.NOTHING_SAID
+        return m.Reason.NOTHING_SAID_THIS_TURN
     if must_kontra(s, seat):
-        return m.TRULL_MUST_KONTRA
+        return m.Reason.TRULL_HOLDER_MUST_KONTRA
     return None
 
 
 def _check_bid(s: ZwanzigerState, seat: int, game: str) -> str | None:
     if game not in d.GAMES:
-        return m.UNKNOWN_MOVE
+        return m.Reason.UNKNOWN_MOVE
     if s.speaking:
-        return m.TURN_STARTED
+        return m.Reason.TURN_ALREADY_STARTED
     if game == d.CALL and seat != s.forehand:
-        return m.CALL_FOREHAND_ONLY
+        return m.Reason.CALL_FOREHAND_ONLY
     if seat in s.accepted:
-        return m.ALREADY_ACCEPTED
+        return m.Reason.ALREADY_ACCEPTED_THE_GAME
     if s.game and d.GAME_RANK[game] <= d.GAME_RANK[s.game]:
-        return m.BID_TOO_LOW
+        return m.Reason.BID_TOO_LOW
     hand = s.hands[seat]
     if game == d.CALL and called_tarok(hand) is None:
-        return m.NO_TAROK_TO_CALL
+        return m.Reason.NO_TAROK_TO_CALL
     if game == d.COLOUR_SOLO and suit_cards(hand) < s.rules.num("colour_solo_min_suits"):
-        return m.COLOUR_SOLO_NEEDS_SUITS
+        return m.Reason.COLOUR_SOLO_NEEDS_SUIT_CARDS
     return None
 
 
 def _check_addition(s: ZwanzigerState, seat: int) -> str | None:
     """Restrictions shared by announcements and kontras."""
     if not s.game:
-        return m.NO_GAME_YET
+        return m.Reason.NO_GAME_ANNOUNCED_YET
     if must_kontra(s, seat):
-        return m.TRULL_MUST_KONTRA
+        return m.Reason.TRULL_HOLDER_MUST_KONTRA
     return None
 
 
 def _check_announce(s: ZwanzigerState, seat: int, addition: str) -> str | None:
     if addition not in d.ADDITIONS:
-        return m.UNKNOWN_MOVE
+        return m.Reason.UNKNOWN_MOVE
     reason = _check_addition(s, seat)
     if reason is not None:
         return reason
     if s.valat_announced():
-        return m.ONLY_KONTRA_ON_VALAT
+        return m.Reason.ONLY_KONTRA_ON_VALAT
     own = s.playing_side(seat)
     if s.announcer(d.item_id(addition, own)) is not None:
-        return m.ALREADY_ANNOUNCED
+        return m.Reason.ALREADY_ANNOUNCED
     if addition == d.ABSOLUT and not own and s.level(d.GAME) == 0:
-        return m.ABSOLUT_NEEDS_KONTRA
+        return m.Reason.ABSOLUT_NEEDS_KONTRA
     if addition == d.PAGAT_ITEM and s.game == d.COLOUR_SOLO:
-        return m.NOT_IN_COLOUR_SOLO
+        return m.Reason.NOT_IN_COLOUR_SOLO
     if addition == d.PAGAT_ITEM and d.TRULL_CARDS[0] not in s.hands[seat]:
-        return m.PAGAT_NOT_HELD
+        return m.Reason.PAGAT_NOT_HELD
     return None
 
 
 def _check_kontra(s: ZwanzigerState, seat: int, item: str) -> str | None:
     if item not in d.KONTRA_ITEMS:
-        return m.UNKNOWN_MOVE
+        return m.Reason.UNKNOWN_MOVE
     if not s.game:
-        return m.NO_GAME_YET
+        return m.Reason.NO_GAME_ANNOUNCED_YET
     if must_kontra(s, seat):
-        return None if item == d.GAME else m.TRULL_MUST_KONTRA
+        return None if item == d.GAME else m.Reason.TRULL_HOLDER_MUST_KONTRA
     if item != d.GAME and s.announcer(item) is None:
-        return m.NOT_ANNOUNCED
+        return m.Reason.NOT_ANNOUNCED
     if s.valat_announced() and d.base_addition(item) != d.VALAT:
-        return m.ONLY_KONTRA_ON_VALAT
+        return m.Reason.ONLY_KONTRA_ON_VALAT
     level, top = s.level(item), s.rules.num("max_kontra")
     if level >= top:
-        return m.KONTRA_LIMIT
+        return m.Reason.KONTRA_LIMIT_REACHED
     owner = s.playing_side(seat) == d.owned_by_playing_side(item)
     if not k.can_raise(level, owner, top):
-        return m.KONTRA_WRONG_SIDE
+        return m.Reason.KONTRA_BY_WRONG_SIDE
     return None
 
 
 # The check of each move kind, by kind (a dict: enum members are slow to look up one by one).
 _CHECKS: dict[str, Callable[[ZwanzigerState, int, str], str | None]] = {
-    Kind.PASS: _check_pass_move,
-    Kind.END: _check_end_move,
-    Kind.BID: _check_bid,
-    Kind.ANNOUNCE: _check_announce,
-    Kind.KONTRA: _check_kontra,
+    MoveKind.PASS: _check_pass_move,
+    MoveKind.END: _check_end_move,
+    MoveKind.BID: _check_bid,
+    MoveKind.ANNOUNCE: _check_announce,
+    MoveKind.KONTRA: _check_kontra,
 }
 
 
@@ -181,7 +181,7 @@ def apply(s: ZwanzigerState, move: Move) -> ZwanzigerState:
     statement = _STATEMENTS.get(move.kind)
     if statement is not None:
         return evolve(statement(s, seat, move.value), speaking=True)
-    if move.kind == Kind.END:
+    if move.kind == MoveKind.END:
         return evolve(s, speaking=False, turn=s.next_seat(seat))
     # a pass
     if s.passes + 1 == s.players - 1:
@@ -193,7 +193,7 @@ def _new_game(s: ZwanzigerState, seat: int, game: str) -> ZwanzigerState:
     """A higher game wipes out the earlier game's additions and kontras."""
     called = called_tarok(s.hands[seat]) if game == d.CALL else None
     partner = next((i for i, h in enumerate(s.hands) if called in h), None)
-    facts = [*s.facts, Fact(seat, Kind.BID, game)]
+    facts = [*s.facts, Fact(seat, MoveKind.BID, game)]
     if called is not None:
         facts.append(Fact(seat, CALLED, CODES[called]))
     return evolve(
@@ -216,7 +216,7 @@ def _announce(s: ZwanzigerState, seat: int, addition: str) -> ZwanzigerState:
         announced=(*s.announced, (item, seat)),
         accepted=s.accepted | {seat},
         passes=0,
-        facts=(*s.facts, Fact(seat, Kind.ANNOUNCE, item)),
+        facts=(*s.facts, Fact(seat, MoveKind.ANNOUNCE, item)),
     )
 
 
@@ -228,13 +228,13 @@ def _raise(s: ZwanzigerState, seat: int, item: str) -> ZwanzigerState:
         levels=levels,
         accepted=s.accepted | {seat},
         passes=0,
-        facts=(*s.facts, Fact(seat, Kind.KONTRA, item, level)),
+        facts=(*s.facts, Fact(seat, MoveKind.KONTRA, item, level)),
     )
 
 
 # What each statement does, by move kind (a dict: enum members are slow to look up one by one).
 _STATEMENTS: dict[str, Callable[[ZwanzigerState, int, str], ZwanzigerState]] = {
-    Kind.BID: _new_game,
-    Kind.ANNOUNCE: _announce,
-    Kind.KONTRA: _raise,
+    MoveKind.BID: _new_game,
+    MoveKind.ANNOUNCE: _announce,
+    MoveKind.KONTRA: _raise,
 }

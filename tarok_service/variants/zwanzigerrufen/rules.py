@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ...engine import moves as m
 from ...engine import tricks as t
 from ...engine.cards import GLATZE, MOND, SKIS, TAROK, Card, Deck, deal_packets, tarock40
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.options import Rules
 from ...engine.outcome import HandResult
 from ...engine.phases import PhaseRule, PhaseTable
@@ -24,7 +24,7 @@ from ...engine.view import View
 from . import auction as auction
 from . import data as d
 from . import scoring as scoring
-from .state import Kind, Phase, ZwanzigerState
+from .state import Phase, ZwanzigerState
 from .view import build_view
 
 _DECK = tarock40()
@@ -105,7 +105,7 @@ class Zwanzigerrufen(TrickPlay[ZwanzigerState], Variant[ZwanzigerState]):
 
     def explain_auction(self, s: ZwanzigerState, move: Move) -> str:
         assert s.turn is not None
-        return auction.check(s, s.turn, move) or m.ILLEGAL_MOVE
+        return auction.check(s, s.turn, move) or m.Reason.ILLEGAL_MOVE
 
     # --- trick play hooks ---------------------------------------------------------------
 
@@ -162,18 +162,18 @@ class Zwanzigerrufen(TrickPlay[ZwanzigerState], Variant[ZwanzigerState]):
         return build_view(self, state, seat, self.legal_for(state, seat))
 
     def label(self, state: ZwanzigerState, move: Move) -> str:
-        if move.kind == Kind.PLAY:
+        if move.kind == MoveKind.PLAY:
             return f"Play {_DECK.labels[_DECK.card(move.value)]}"
-        if move.kind == Kind.BID:
+        if move.kind == MoveKind.BID:
             return f"Announce {d.GAME_NAMES[move.value].lower()}"
-        if move.kind == Kind.ANNOUNCE:
+        if move.kind == MoveKind.ANNOUNCE:
             return f"Announce {move.value}"
-        if move.kind == Kind.KONTRA:
+        if move.kind == MoveKind.KONTRA:
             name = d.KONTRA_NAMES[state.level(move.value) + 1].capitalize()
             return f"{name} on {move.value.replace('_', ' ')}"
-        if move.kind == Kind.END:
+        if move.kind == MoveKind.END:
             return "End the turn"
-        return "Pass (Naprej)" if move.kind == Kind.PASS else move.kind.capitalize()
+        return "Pass (Naprej)" if move.kind == MoveKind.PASS else move.kind.capitalize()
 
 
 ZWANZIGERRUFEN = Zwanzigerrufen()

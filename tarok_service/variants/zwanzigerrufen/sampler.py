@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ...engine.cards import TAROK, Card, Deck
 from ...engine.inference import called_cards, completed_tricks, infer_voids
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.options import Rules
 from ...engine.sampling import (
     Allowed,
@@ -39,7 +39,7 @@ from ...engine.view import View
 from . import data as d
 from .auction import suit_cards
 from .rules import ZWANZIGERRUFEN, Zwanzigerrufen, needs_redeal
-from .state import CALLED, Kind, Phase, ZwanzigerState
+from .state import CALLED, Phase, ZwanzigerState
 from .view import shows_playing_side
 
 PAGAT_CARD = d.TRULL_CARDS[0]
@@ -102,7 +102,7 @@ class ZwanzigerSampler:
             if f.seat is None:
                 continue
             side = shows_playing_side(f)
-            if f.kind == Kind.BID:
+            if f.kind == MoveKind.BID:
                 call = None
             elif f.kind == CALLED and f.value in deck.by_code:
                 call = deck.by_code[f.value], f.seat
@@ -115,7 +115,7 @@ class ZwanzigerSampler:
                 barred.setdefault(call[0], set()).add(f.seat)
             elif call is not None and side and f.seat != call[1]:
                 pins[call[0]] = f.seat
-            if f.kind == Kind.ANNOUNCE and d.base_addition(f.value) == d.PAGAT_ITEM:
+            if f.kind == MoveKind.ANNOUNCE and d.base_addition(f.value) == d.PAGAT_ITEM:
                 pins[PAGAT_CARD] = f.seat
         called = called_cards(view, deck)
         partners = [p for p in view.partners if p != view.declarer]
@@ -135,11 +135,11 @@ class ZwanzigerSampler:
             for trick in plays:
                 if trick and trick[0][1].is_tarok:
                     voids.setdefault(trick[0][0], set()).update(suits)
-        last_bid = max((i for i, f in enumerate(view.facts) if f.kind == Kind.BID), default=0)
+        last_bid = max((i for i, f in enumerate(view.facts) if f.kind == MoveKind.BID), default=0)
         keepers = {
             f.seat
             for f in view.facts[last_bid:]
-            if f.kind == Kind.ANNOUNCE and d.base_addition(f.value) == d.PAGAT_ITEM
+            if f.kind == MoveKind.ANNOUNCE and d.base_addition(f.value) == d.PAGAT_ITEM
         }
         for trick in plays[: d.TRICKS - 1]:
             for seat, card in trick:
@@ -153,14 +153,14 @@ class ZwanzigerSampler:
         if any(needs_redeal(h) for h in hands):
             return False
         need = rules.num("colour_solo_min_suits")
-        solo = [f.seat for f in view.facts if f.kind == Kind.BID and f.value == d.COLOUR_SOLO]
+        solo = [f.seat for f in view.facts if f.kind == MoveKind.BID and f.value == d.COLOUR_SOLO]
         if any(s is not None and suit_cards(hands[s]) < need for s in solo):
             return False
         if view.contract != d.CALL or rules.num("max_kontra") == 0:
             return True
-        kontra = any(f.kind == Kind.KONTRA and f.value == d.GAME for f in view.facts)
+        kontra = any(f.kind == MoveKind.KONTRA and f.value == d.GAME for f in view.facts)
         valat = any(
-            f.kind == Kind.ANNOUNCE and d.base_addition(f.value) == d.VALAT for f in view.facts
+            f.kind == MoveKind.ANNOUNCE and d.base_addition(f.value) == d.VALAT for f in view.facts
         )
         if kontra or valat:
             return True
@@ -190,7 +190,7 @@ class ZwanzigerSampler:
             if i < len(moves) and moves[i][0] == state.turn:
                 move, i = moves[i][1], i + 1
             else:  # no more statements this turn: end it, or it was a pass
-                move = Move(Kind.END) if state.speaking else Move(Kind.PASS)
+                move = Move(MoveKind.END) if state.speaking else Move(MoveKind.PASS)
             state = self.variant.apply(state, move, check=False)
         if i != len(moves) or state.facts != view.facts or state.phase != Phase.TRICKS:
             return None
@@ -199,7 +199,7 @@ class ZwanzigerSampler:
 
 def _move(kind: str, value: str) -> Move:
     """The auction move that made a fact (an announcement's fact names the side's item)."""
-    return Move(kind, d.base_addition(value) if kind == Kind.ANNOUNCE else value)
+    return Move(kind, d.base_addition(value) if kind == MoveKind.ANNOUNCE else value)
 
 
 def _allowed(

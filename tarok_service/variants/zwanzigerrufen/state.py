@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ...engine.cards import Card
+from ...engine.moves import MoveKind
 from ...engine.state import REDEAL, SCORED, TRICKS, HandState
-from ...engine.trickplay import PLAY
 from ...engine.view import Fact
 from . import data as d
 
@@ -21,18 +21,9 @@ class Phase(StrEnum):
     REDEAL = REDEAL
 
 
-class Kind(StrEnum):
-    """Move kinds (also the kinds of the facts the auction records)."""
-
-    BID = "bid"  # bid:<game>
-    PASS = "pass"
-    ANNOUNCE = "announce"  # announce:<addition>
-    KONTRA = "kontra"  # kontra:<item>
-    END = "end"  # ends a turn of statements
-    PLAY = PLAY  # play:<card>
 
 
-CALLED = "call"  # the kind of the public fact naming the called tarok (not a move)
+CALLED = MoveKind.CALL.value  # the kind of the public fact naming the called tarok (not a move)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.view import Fact, View, seat_view
 from . import data as d
-from .state import Kind, ZwanzigerState
+from .state import ZwanzigerState
 
 if TYPE_CHECKING:
     from .rules import Zwanzigerrufen
@@ -16,10 +16,10 @@ if TYPE_CHECKING:
 def shows_playing_side(f: Fact) -> bool | None:
     """The side an announcement or kontra shows its maker on (True: the caller's); None when
     the fact shows no side."""
-    if f.kind not in (Kind.ANNOUNCE, Kind.KONTRA):
+    if f.kind not in (MoveKind.ANNOUNCE, MoveKind.KONTRA):
         return None
     owner = d.owned_by_playing_side(f.value)
-    return owner if f.kind == Kind.ANNOUNCE else owner == (f.level % 2 == 0)
+    return owner if f.kind == MoveKind.ANNOUNCE else owner == (f.level % 2 == 0)
 
 
 def _sides_shown(s: ZwanzigerState) -> bool:
