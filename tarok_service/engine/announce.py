@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Generic, TypeAlias, TypeVar
 
 from . import moves as m
+from .fastcopy import copier, evolve
 from .moves import Move, MoveKind, shared_move
 from .phases import PhaseRule
-from .state import TRICKS, HandState, copier, evolve
+from .state import TRICKS, HandState
 from .view import Fact, shared_fact
 
 

@@ -9,9 +9,10 @@ from typing import Any, Generic, TypeVar
 
 from . import tricks as t
 from .cards import Card, Deck
+from .fastcopy import copier, evolve
 from .moves import Move, MoveKind
 from .phases import PhaseRule
-from .state import SCORED, TRICKS, HandState, Trick, copier, evolve, replace_at, without
+from .state import SCORED, TRICKS, HandState, Trick, replace_at, without
 from .trickwatch import EVERY_TRICK, QUIET, Pair, TrickWatch, compiled_watch
 
 S = TypeVar("S", bound=HandState)

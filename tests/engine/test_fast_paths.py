@@ -17,9 +17,10 @@ import pytest
 from tarok_service.engine import tricks as t
 from tarok_service.engine.auction import Auction
 from tarok_service.engine.cards import MOND, PAGAT, SKIS, TAROK, Card, deal_packets, tarok54
+from tarok_service.engine.fastcopy import copier, evolve, plain_evolve
 from tarok_service.engine.moves import IllegalMove, Move, Reason
 from tarok_service.engine.options import Rules
-from tarok_service.engine.state import REDEAL, TRICKS, HandState, evolve, without
+from tarok_service.engine.state import REDEAL, TRICKS, HandState, without
 from tarok_service.engine.trickplay import TrickPlay, play_moves
 from tarok_service.engine.variant import Variant
 from tarok_service.selfplay import choose
@@ -256,8 +257,11 @@ def test_evolve_equals_dataclasses_replace_for_every_state_type() -> None:
         _, _, states = next(playouts(variant_id, players, 1, seed=6))
         state = states[len(states) // 2]
         talon = state.talon[:1]
-        assert evolve(state, turn=1, trick=(), talon=talon) == dataclasses.replace(
-            state, turn=1, trick=(), talon=talon
+        fast = evolve(state, turn=1, trick=(), talon=talon)
+        assert fast == plain_evolve(state, turn=1, trick=(), talon=talon)
+        assert type(fast) is type(state)
+        assert copier(type(state), "turn", "talon")(state, 1, talon) == plain_evolve(
+            state, turn=1, talon=talon
         )
         assert evolve(state) == state and evolve(state) is not state
         with pytest.raises(TypeError):

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from tarok_service.engine.fastcopy import evolve
 from tarok_service.engine.moves import IllegalMove, Move
-from tarok_service.engine.state import HandState, evolve
+from tarok_service.engine.state import HandState
 from tarok_service.engine.variant import Variant
 from tarok_service.engine.view import Fact
 from tarok_service.variants.registry import all_variants

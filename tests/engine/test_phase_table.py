@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from tarok_service.engine import moves as m
+from tarok_service.engine.fastcopy import evolve
 from tarok_service.engine.moves import EngineBug, IllegalMove, Move
 from tarok_service.engine.phases import RuleSetError
-from tarok_service.engine.state import evolve
 from tarok_service.variants import all_variants, registry
 from tests.engine.toy_rules import (
     DECK,

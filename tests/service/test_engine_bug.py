@@ -11,9 +11,9 @@ import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service.engine import moves as m
+from tarok_service.engine.fastcopy import evolve
 from tarok_service.engine.moves import Move
 from tarok_service.engine.phases import PhaseRule
-from tarok_service.engine.state import evolve
 from tarok_service.variants.zwanzigerrufen.rules import ZWANZIGERRUFEN
 from tarok_service.variants.zwanzigerrufen.state import Phase, ZwanzigerState
 

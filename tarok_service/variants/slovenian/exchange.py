@@ -7,9 +7,10 @@ from typing import Any, ClassVar
 
 from ...engine import moves as m
 from ...engine.cards import FIGURE_FACES, QUEEN, Card, Deck
+from ...engine.fastcopy import copier, evolve
 from ...engine.moves import Move, MoveKind
 from ...engine.options import Rules
-from ...engine.state import copier, evolve, replace_at, without
+from ...engine.state import replace_at, without
 from ...engine.view import Fact, shared_fact
 from .data import Contract
 from .family import Family

@@ -15,6 +15,7 @@ from ...engine.announce import AnnouncementRound, RoundKey, RoundMoves
 from ...engine.auction import PASSED, Auction, Situation, legal_bids, run_auction
 from ...engine.bitcards import bit_deck
 from ...engine.cards import PAGAT, SKIS, TAROK, Card, Deck, tarok54
+from ...engine.fastcopy import copier, evolve
 from ...engine.match import MatchState
 from ...engine.moves import Move, MoveKind, shared_move
 from ...engine.options import Rules
@@ -23,7 +24,7 @@ from ...engine.phases import PhaseRule, PhaseTable, RuleSetError
 from ...engine.radelci import close as radelci_close
 from ...engine.radelci import settle as radelci_settle
 from ...engine.shuffle import RandomBits, random_order
-from ...engine.state import Trick, copier, evolve, replace_at
+from ...engine.state import Trick, replace_at
 from ...engine.trickplay import TrickPlay, start_tricks
 from ...engine.trickwatch import TrickWatch
 from ...engine.variant import BonusInfo, ContractInfo, Variant

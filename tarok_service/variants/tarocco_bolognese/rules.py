@@ -31,11 +31,12 @@ from ...engine.cards import (
     deal_packets,
     tarocco62,
 )
+from ...engine.fastcopy import evolve
 from ...engine.moves import Move, MoveKind
 from ...engine.options import OptionSpec, Rules
 from ...engine.outcome import HandResult
 from ...engine.phases import PhaseRule, PhaseTable
-from ...engine.state import SCORED, TRICKS, HandState, Trick, evolve, replace_at, without
+from ...engine.state import SCORED, TRICKS, HandState, Trick, replace_at, without
 from ...engine.trickplay import TrickPlay, start_tricks
 from ...engine.trickwatch import TrickWatch
 from ...engine.variant import BonusInfo, ContractInfo, Variant

@@ -12,12 +12,13 @@ from ...engine import tricks as t
 from ...engine.announce import AnnouncementRound
 from ...engine.auction import PASSED, Auction
 from ...engine.cards import PAGAT, TAROK, Card, Deck, deal_packets
+from ...engine.fastcopy import evolve
 from ...engine.match import HAND_SCORE, ZID_PAYMENT, ZID_TAKEN, MatchState, Settlement
 from ...engine.moves import Move, MoveKind
 from ...engine.options import Rules
 from ...engine.outcome import HandResult
 from ...engine.phases import PhaseRule, PhaseTable
-from ...engine.state import Trick, evolve
+from ...engine.state import Trick
 from ...engine.trickplay import TrickPlay, start_tricks
 from ...engine.trickwatch import QUIET, TrickWatch
 from ...engine.variant import BonusInfo, ContractInfo, Variant

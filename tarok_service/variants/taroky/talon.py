@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ...engine.cards import KING, Card
+from ...engine.fastcopy import evolve
 from ...engine.moves import MoveKind
-from ...engine.state import evolve, replace_at, without
+from ...engine.state import replace_at, without
 from ...engine.view import Fact
 from . import data as d
 from .declarations import TRUL_RANKS

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from ...engine import kontra as k
 from ...engine import moves as m
 from ...engine.cards import TAROK, Card, tarock40
+from ...engine.fastcopy import evolve
 from ...engine.moves import Move, MoveKind
-from ...engine.state import evolve
 from ...engine.trickplay import start_tricks
 from ...engine.view import Fact
 from . import data as d

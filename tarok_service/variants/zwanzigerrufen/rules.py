@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from ...engine import moves as m
 from ...engine import tricks as t
 from ...engine.cards import GLATZE, MOND, SKIS, TAROK, Card, Deck, deal_packets, tarock40
+from ...engine.fastcopy import evolve
 from ...engine.moves import Move, MoveKind
 from ...engine.options import Rules
 from ...engine.outcome import HandResult
 from ...engine.phases import PhaseRule, PhaseTable
-from ...engine.state import Trick, evolve
+from ...engine.state import Trick
 from ...engine.trickplay import TrickPlay
 from ...engine.trickwatch import QUIET, TrickWatch
 from ...engine.variant import BonusInfo, ContractInfo, Variant
