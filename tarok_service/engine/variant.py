@@ -11,6 +11,7 @@ from typing import ClassVar, Generic, Protocol, TypeVar
 from . import moves as m
 from .cards import Card, Deck
 from .match import MatchState, Settlement
+from .memo import keep_answer, last_answer
 from .moves import EngineBug, IllegalMove, Move
 from .options import OptionError, OptionSpec, OptionValue, Rules, resolve
 from .outcome import HandResult
@@ -168,7 +169,7 @@ class Variant(ABC, Generic[S]):
             return []
         moves = self.phase_rule(state.phase).legal(state)
         # Remembered for a check of the same state's move in `apply` (legal, choose, apply).
-        self.__dict__["_last_legal"] = (state, tuple(moves))
+        keep_answer(self, "_last_legal", (state, tuple(moves)))
         return moves
 
     def is_legal(self, state: S, move: Move) -> bool:
@@ -193,7 +194,7 @@ class Variant(ABC, Generic[S]):
             if fast is not None:
                 ok = fast(state, move)
             else:
-                last = self.__dict__.get("_last_legal")
+                last = last_answer(self, "_last_legal")
                 ok = move in (
                     last[1] if last is not None and last[0] is state else rule.legal(state)
                 )

@@ -18,6 +18,7 @@ from tarok_service.engine import tricks as t
 from tarok_service.engine.auction import Auction
 from tarok_service.engine.cards import MOND, PAGAT, SKIS, TAROK, Card, deal_packets, tarok54
 from tarok_service.engine.fastcopy import copier, evolve, plain_evolve
+from tarok_service.engine.memo import unmemoised
 from tarok_service.engine.moves import IllegalMove, Move, Reason
 from tarok_service.engine.options import Rules
 from tarok_service.engine.state import REDEAL, TRICKS, HandState, without
@@ -401,3 +402,16 @@ def test_every_state_keeps_the_hand_fields_slots_the_fast_paths_set() -> None:
     for cls in seen:
         for name in ("piles", "tricks", "hands", "trick", "turn"):
             assert getattr(cls, name) is HandState.__dict__[name], (cls, name)
+
+
+@pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
+def test_memoised_rule_set_answers_as_one_without_memory(variant_id: str, players: int) -> None:
+    """The memos of `engine.memo` against their reference: a fresh object of the rule set's
+    class (no remembered answer) for every question, over seeded hands."""
+    variant = find_variant(variant_id)
+    for dealt, _, states in playouts(variant_id, players, 4, seed=9):
+        for state in (dealt, *states):
+            plain = unmemoised(variant)
+            assert variant.legal_moves(state) == plain.legal_moves(state)
+            assert variant.view(state, state.turn) == plain.view(state, state.turn)
+            assert variant.result(state) == plain.result(state)

@@ -17,6 +17,7 @@ from ...engine.bitcards import bit_deck
 from ...engine.cards import PAGAT, SKIS, TAROK, Card, Deck, tarok54
 from ...engine.fastcopy import copier, evolve
 from ...engine.match import MatchState
+from ...engine.memo import Memo, RulesMemo, keep_answer, last_answer
 from ...engine.moves import Move, MoveKind, shared_move
 from ...engine.options import Rules
 from ...engine.outcome import HandResult, ScoreLine
@@ -93,7 +94,7 @@ class SlovenianFamily(
         self._bid_rows: dict[int, tuple[tuple[Fact, ...], ...]] = {}  # see `_bid_rows_for`
         # A bid move's value -> the bid (a pass has none: the empty value)
         self._bid_of = {**self.contract_index, shared_move(_PASS).value: PASSED}
-        self._memos: dict[tuple[int, str], tuple[Rules, dict[object, tuple[Any, ...]]]] = {}
+        self._memos = RulesMemo()
 
     def phase_table(self) -> PhaseTable[SlovenianState]:
         return {
@@ -237,13 +238,13 @@ class SlovenianFamily(
     def _blank(self, rules: Rules) -> SlovenianState:
         """A state of nothing dealt at this table, to copy deals from (a copy is cheaper than
         the dataclass's checked `__init__`); the last one kept, by the identity of `rules`."""
-        last = self.__dict__.get("_last_blank")
+        last = last_answer(self, "_last_blank")
         if last is not None and last.rules is rules:
             found: SlovenianState = last
             return found
         n = rules.players
         found = SlovenianState(rules, 0, Phase.BIDDING, None, (), (), ((),) * n)
-        self.__dict__["_last_blank"] = found
+        keep_answer(self, "_last_blank", found)
         return found
 
     # --- bidding ------------------------------------------------------------------------
@@ -269,21 +270,10 @@ class SlovenianFamily(
             )
         return found
 
-    def _memo(self, rules: Rules, name: str, limit: int = 4096) -> dict[object, tuple[Any, ...]]:
-        """A bounded memo (`limit` entries) of results that depend only on this rule set, the
-        table `rules` (looked up by identity: hashing rules is slow) and the key the caller
-        builds."""
-        memos = self._memos
-        key = (id(rules), name)
-        found = memos.get(key)
-        if found is None or found[0] is not rules:
-            if len(memos) >= 64:
-                memos.clear()
-            found = memos[key] = (rules, {})
-        memo = found[1]
-        if len(memo) >= limit:
-            memo.clear()
-        return memo
+    def _memo(self, rules: Rules, name: str, limit: int = 4096) -> Memo:
+        """The bounded memo (`engine.memo.RulesMemo`) of results that depend only on this rule
+        set, the table `rules` and the key the caller builds."""
+        return self._memos.get(rules, name, limit)
 
     def explain_bidding(self, s: SlovenianState, move: Move) -> str:
         if move.kind == _PASS:
@@ -486,7 +476,7 @@ class SlovenianFamily(
         """Per seat: whether it holds a pagat, a called card. Asked for every announcement
         move while the hands do not change: the last answer kept (by the identity of the
         hands and the call, which it keeps alive)."""
-        last = self.__dict__.get("_last_holdings")
+        last = last_answer(self, "_last_holdings")
         if last is not None and last[0] is s.hands and last[1] is s.called:
             found: tuple[tuple[bool, bool], ...] = last[2]
             return found
@@ -494,7 +484,7 @@ class SlovenianFamily(
         found = tuple(
             (any(is_pagat(c) for c in hand), any(c in called for c in hand)) for hand in s.hands
         )
-        self.__dict__["_last_holdings"] = (s.hands, called, found)
+        keep_answer(self, "_last_holdings", (s.hands, called, found))
         return found
 
     def kontrable(self, s: SlovenianState, seat: int) -> list[str]:
@@ -525,14 +515,14 @@ class SlovenianFamily(
     # --- trick play hooks ---------------------------------------------------------------
 
     def trick_rules(self, s: SlovenianState) -> t.TrickRules:
-        last = self.__dict__.get("_last_trick_rules")  # asked for every card: the last answer
+        last = last_answer(self, "_last_trick_rules")  # asked for every card: the last answer
         if last is not None and last[0] is s.rules and last[1] == s.contract:
             found: t.TrickRules = last[2]
             return found
         c = self.contract_table[s.contract]
         kind = c.id if c.id == "colour_valat" else "negative" if c.negative else ""
         found = d.trick_rules(kind, str(s.rules.opt("emperor_order")), self.tie_rule)
-        self.__dict__["_last_trick_rules"] = (s.rules, s.contract, found)
+        keep_answer(self, "_last_trick_rules", (s.rules, s.contract, found))
         return found
 
     def held_cards(self, s: SlovenianState, seat: int) -> tuple[Card, ...]:
