@@ -78,6 +78,10 @@ class Variant(ABC, Generic[S]):
     player_counts: ClassVar[tuple[int, ...]]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     rules_version: ClassVar[int] = 1
+    # The ids a UI shows, by kind (`variants.vocabulary_kinds`), beyond the contracts and bonuses
+    # of the tables: the rule set's own `vocabulary.py` (empty: none; the registry's
+    # completeness test asks for one).
+    vocabulary_table: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     def make_rules(self, players: int, options: Mapping[str, OptionValue] | None = None) -> Rules:
         """Validated table rules; raises OptionError naming the bad field. Equal rules are one

@@ -36,6 +36,7 @@ from .exchange import CallAndExchange
 from .family import BonusTable, Family, Group
 from .state import Phase, SlovenianState, is_mond, is_pagat, is_skis
 from .view import build_view
+from .vocabulary import VOCABULARY
 
 __all__ = ["SLOVENIAN", "Family", "Phase", "Slovenian", "SlovenianFamily", "SlovenianState"]
 
@@ -67,6 +68,8 @@ class SlovenianFamily(
 
     A member sets the Variant class data (`id`, `name`, `player_counts`, `option_specs`) and
     its `family` configuration; see docs/variants.md."""
+
+    vocabulary_table = VOCABULARY
 
     phases = Phase
     family: ClassVar[Family]

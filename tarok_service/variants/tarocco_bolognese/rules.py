@@ -43,6 +43,7 @@ from ...engine.variant import BonusInfo, ContractInfo, Variant
 from ...engine.view import Fact, PublicCards, View, seat_view
 from . import scoring as scoring
 from .combinations import SET_VALUES, Combinations, find, sequence_value
+from .vocabulary import VOCABULARY
 
 
 class Phase(StrEnum):
@@ -101,6 +102,8 @@ def team_took_trick(s: HandState, seat: int) -> bool:
 
 class TaroccoBolognese(TrickPlay[BologneseState], Variant[BologneseState]):
     """Tarocco Bolognese: the one-deal partnership game with combinations."""
+
+    vocabulary_table = VOCABULARY
 
     id = "tarocco_bolognese"
     name = "Tarocco Bolognese"

@@ -29,6 +29,7 @@ from . import talon as talon
 from .declarations import declarations
 from .state import DECK, DECLARATION, Phase, TarokyState
 from .view import build_view
+from .vocabulary import VOCABULARY
 
 _GIFTS = TrickWatch(gifts=True)  # varšava: a talon card to each trick's winner while it lasts
 
@@ -41,6 +42,8 @@ VARSAVA_RULES = t.TrickRules(
 
 class Taroky(AnnouncementRound[TarokyState], TrickPlay[TarokyState], Variant[TarokyState]):
     """Czech taroky "se starou": povinnosti, the call of XIX, varšava and the žid."""
+
+    vocabulary_table = VOCABULARY
 
     id = "taroky"
     # 2: the rule fixes of the second fidelity round (see docs/rules/decisions.md); tables

@@ -27,6 +27,7 @@ from . import data as d
 from . import scoring as scoring
 from .state import Phase, ZwanzigerState
 from .view import build_view
+from .vocabulary import VOCABULARY
 
 _DECK = tarock40()
 MOND_CARD, SKIS_CARD = Card(TAROK, MOND), Card(TAROK, SKIS)
@@ -44,6 +45,8 @@ def needs_redeal(hand: Sequence[Card]) -> bool:
 
 class Zwanzigerrufen(TrickPlay[ZwanzigerState], Variant[ZwanzigerState]):
     """Austrian XX-calling tarock, as StarGames plays it (seats numbered clockwise)."""
+
+    vocabulary_table = VOCABULARY
 
     id = "zwanzigerrufen"
     # 2: the rule fixes of the second fidelity round (see docs/rules/decisions.md); tables
