@@ -15,6 +15,10 @@ from .phases import PhaseRule
 from .state import SCORED, TRICKS, HandState, Trick, replace_at, without
 from .trickwatch import EVERY_TRICK, QUIET, Pair, TrickWatch, compiled_watch
 
+# The kind as a plain str: exact-str comparisons and hashing are the interpreter's fast path
+# (a StrEnum member takes the slower generic one), and every card played is compared.
+_PLAY = MoveKind.PLAY.value
+
 S = TypeVar("S", bound=HandState)
 
 
@@ -27,7 +31,7 @@ def play_moves(deck: Deck) -> dict[Card, Move]:
     if found is None or found[0] is not deck:
         found = _PLAY_MOVES[id(deck)] = (
             deck,
-            {c: Move(MoveKind.PLAY, deck.codes[c]) for c in deck.cards},
+            {c: Move(_PLAY, deck.codes[c]) for c in deck.cards},
         )
     return found[1]
 
@@ -76,7 +80,7 @@ class TrickPlay(Generic[S]):
     def is_legal_tricks(self, state: S, move: Move) -> bool:
         """`move in legal_tricks(state)`, without building the moves."""
         assert state.turn is not None
-        if move.__class__ is not Move or move.kind != MoveKind.PLAY:
+        if move.__class__ is not Move or move.kind != _PLAY:
             return False
         card = self.deck(state.rules).by_code.get(move.value)
         if card is None:
@@ -92,7 +96,7 @@ class TrickPlay(Generic[S]):
         assert state.turn is not None
         deck = self.deck(state.rules)
         card = deck.by_code.get(move.value)
-        if move.kind != MoveKind.PLAY or card is None:
+        if move.kind != _PLAY or card is None:
             return "WRONG_PHASE"
         trick = [c for _, c in state.trick]
         return t.explain(state.hands[state.turn], trick, card, self.trick_rules(state))
