@@ -33,7 +33,7 @@ from tarok_service.engine.moves import Move
 from tarok_service.engine.playout import random_playout
 from tarok_service.engine.state import HandState
 from tarok_service.selfplay import choose
-from tarok_service.variants.slovenian import SLOVENIAN
+from tarok_service.variants.slovenian.rules import SLOVENIAN
 from tests.variants.test_openspiel_differential import OPTIONS, os_moves, start
 
 Record = tuple[int, list[int], list[Move], HandState]

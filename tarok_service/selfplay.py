@@ -14,7 +14,7 @@ from typing import Any
 
 from .engine.cards import Card
 from .engine.match import MatchState
-from .engine.moves import Move
+from .engine.moves import Move, MoveKind
 from .engine.outcome import HandResult
 from .engine.state import HandState
 from .engine.variant import Variant
@@ -24,8 +24,8 @@ from .variants.registry import find_variant
 def choose(moves: Sequence[Move], rng: random.Random, pass_rate: float) -> Move:
     """A random legal move; in auctions a pass with probability `pass_rate`, so that every
     contract, from the forced forehand ones to valat, is reached over many games."""
-    passes = [mv for mv in moves if mv.kind == "pass"]
-    bids = [mv for mv in moves if mv.kind == "bid"]
+    passes = [mv for mv in moves if mv.kind == MoveKind.PASS]
+    bids = [mv for mv in moves if mv.kind == MoveKind.BID]
     if bids and passes and rng.random() < pass_rate:
         return passes[0]
     if bids:

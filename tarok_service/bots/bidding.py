@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine.cards import FOOL, MOND, SKIS, TAROK, Card, Deck
-from ..engine.moves import Move
+from ..engine.moves import Move, MoveKind
 from ..engine.view import View
 from .situation import NEGATIVE_CONTRACTS
 
@@ -91,8 +91,8 @@ def choose_bid(view: View, deck: Deck) -> Move:
     """Pass when weak, else the lowest bid the hand is good for; when a pass is not allowed
     (the final word, or an opening bid), the highest contract the hand is good for, else the
     lowest positive one."""
-    bids = [mv for mv in view.legal if mv.kind == "bid"]
-    passes = [mv for mv in view.legal if mv.kind == "pass"]
+    bids = [mv for mv in view.legal if mv.kind == MoveKind.BID]
+    passes = [mv for mv in view.legal if mv.kind == MoveKind.PASS]
     power = strength(view.hand, deck)
     good = [mv for mv in bids if acceptable(mv, view, deck, power)]
     positive = [mv for mv in good if mv.value not in NEGATIVE_CONTRACTS]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine.cards import FOOL, MOND, PAGAT, SKIS, TAROK, Card, Deck
-from ..engine.moves import Move
+from ..engine.moves import Move, MoveKind
 from ..engine.view import View
 from .bidding import is_king
 
@@ -22,7 +22,7 @@ def group_value(cards: Sequence[Card], deck: Deck) -> float:
 def choose_talon(view: View, deck: Deck) -> Move:
     """The richest talon group (`talon:<i>`), or the first legal move when the groups are not
     visible as one face-up talon (other exchange styles)."""
-    picks = [mv for mv in view.legal if mv.kind == "talon"]
+    picks = [mv for mv in view.legal if mv.kind == MoveKind.TALON]
     talon = next((g.cards for g in view.public if g.name == "talon"), ())
     if not picks or not talon or not all(mv.value.isdigit() for mv in picks):
         return view.legal[0]
@@ -40,7 +40,7 @@ def choose_talon(view: View, deck: Deck) -> Move:
 def choose_call(view: View, deck: Deck) -> Move:
     """Call a card the bot does not hold, in the suit where it holds most (so that it can lead
     to its partner); the first legal call when the values are not card codes."""
-    calls = [mv for mv in view.legal if mv.kind == "call"]
+    calls = [mv for mv in view.legal if mv.kind == MoveKind.CALL]
     if not calls or not all(mv.value in deck.by_code for mv in calls):
         return calls[0] if calls else view.legal[0]
     hand = set(view.hand)
@@ -56,7 +56,7 @@ def choose_call(view: View, deck: Deck) -> Move:
 def choose_discard(view: View, deck: Deck) -> Move:
     """Lay away suit cards, never a tarok unless forced: empty the shortest suit that can be
     emptied (no king in it), banking its points (discards count for the declarer)."""
-    moves = [mv for mv in view.legal if mv.kind == "discard" and mv.value in deck.by_code]
+    moves = [mv for mv in view.legal if mv.kind == MoveKind.DISCARD and mv.value in deck.by_code]
     if not moves:
         return view.legal[0]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.moves import Move
+from ..engine.moves import Move, MoveKind
 from ..engine.options import Rules
 from ..engine.variant import Variant
 from ..engine.view import View
@@ -26,17 +26,17 @@ class HeuristicBot:
             raise ValueError("no legal move: it is not this seat's turn")
         deck = variant.deck(rules)
         kinds = {mv.kind for mv in view.legal}
-        if "play" in kinds:
+        if MoveKind.PLAY in kinds:
             card = choose_card(situation_from_view(view, deck))
-            return Move("play", deck.codes[card])
-        if "bid" in kinds:
+            return Move(MoveKind.PLAY, deck.codes[card])
+        if MoveKind.BID in kinds:
             return choose_bid(view, deck)
-        if "discard" in kinds:
+        if MoveKind.DISCARD in kinds:
             return choose_discard(view, deck)
-        if "talon" in kinds:
+        if MoveKind.TALON in kinds:
             return choose_talon(view, deck)
-        if "call" in kinds:
+        if MoveKind.CALL in kinds:
             return choose_call(view, deck)
-        if "pass" in kinds and kinds & {"announce", "kontra"}:
-            return Move("pass")
+        if MoveKind.PASS in kinds and kinds & {MoveKind.ANNOUNCE, MoveKind.KONTRA}:
+            return Move(MoveKind.PASS)
         return view.legal[0]

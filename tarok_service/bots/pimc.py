@@ -3,8 +3,10 @@
 For each sample (until the time budget or the sample cap is reached) the hidden cards are dealt
 consistently with the view by the variant's `Sampler`, every legal move is tried, and the rest
 of the hand is played out by the heuristic policy for all seats; the move with the best average
-outcome for the bot's seat is chosen. Outside trick play, for variants without a sampler, and
-when sampling fails, it plays as the heuristic bot does.
+outcome for the bot's seat is chosen. Outside trick play and when sampling fails it plays as the
+heuristic bot does; so it does, for every move, in a rule set registered without a sampler (the
+registry's `RuleSet.sampler`; every shipped rule set has one, tests/variants/test_completeness.py
+checks it, and tests/bots/test_pimc_without_sampler.py shows the fallback).
 """
 
 from __future__ import annotations
@@ -19,27 +21,24 @@ from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.outcome import HandResult
 from ..engine.playout import playout as fast_playout
+from ..engine.sampling import Sampler
 from ..engine.state import TRICKS, HandState, Play
 from ..engine.trickplay import TrickPlay
 from ..engine.variant import Variant
 from ..engine.view import View
+from ..variants.registry import find_rule_set
 from .heuristic import HeuristicBot
 from .play import choose_card
-from .sampling import Sampler
-from .sampling_bolognese import BologneseSampler
-from .sampling_double_tarok import DoubleTarokSampler
-from .sampling_slovenian import SlovenianSampler
-from .sampling_taroky import TarokySampler
-from .sampling_zwanzigerrufen import ZwanzigerSampler
 from .situation import Situation, friends_in_team, situation_from_view
 
-SAMPLERS: dict[str, Sampler[Any]] = {
-    "slovenian": SlovenianSampler(),
-    "zwanzigerrufen": ZwanzigerSampler(),
-    "tarocco_bolognese": BologneseSampler(),
-    "double_tarok": DoubleTarokSampler(),
-    "taroky": TarokySampler(),
-}
+
+def sampler_of(variant: Variant[Any]) -> Sampler[Any] | None:
+    """The registered sampler of the variant's rule set; None for a rule set registered without
+    one, or not registered at all."""
+    try:
+        return find_rule_set(variant.id).sampler
+    except KeyError:
+        return None
 
 
 def utility(result: HandResult, seat: int) -> float:
@@ -73,7 +72,7 @@ class PimcBot:
         """One of `view.legal`."""
         default = self.fallback.choose(view, variant, rules)
         self.samples_used = 0
-        sampler = SAMPLERS.get(variant.id)
+        sampler = sampler_of(variant)
         if len(view.legal) == 1 or view.phase != TRICKS or sampler is None:
             return default
         if not isinstance(variant, TrickPlay):

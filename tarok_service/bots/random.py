@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine.moves import Move
+from ..engine.moves import Move, MoveKind
 from ..engine.options import Rules
 from ..engine.variant import Variant
 from ..engine.view import View
@@ -26,8 +26,8 @@ class RandomBot:
         """One of `view.legal`, chosen at random."""
         if not view.legal:
             raise ValueError("no legal move: it is not this seat's turn")
-        if self.pass_bias and any(mv.kind == "bid" for mv in view.legal):
-            passes = [mv for mv in view.legal if mv.kind == "pass"]
+        if self.pass_bias and any(mv.kind == MoveKind.BID for mv in view.legal):
+            passes = [mv for mv in view.legal if mv.kind == MoveKind.PASS]
             if passes and self.rng.random() < self.pass_bias:
                 return passes[0]
         return self.rng.choice(view.legal)

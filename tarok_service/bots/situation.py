@@ -6,12 +6,13 @@ owns); nothing reaches into the real hand state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..engine import tricks as t
 from ..engine.cards import FOOL, MOND, PAGAT, SKIS, TAROK, Card, Deck
-from ..engine.moves import Move
+from ..engine.inference import called_cards, completed_tricks, talon_split
+from ..engine.moves import Move, MoveKind
 from ..engine.state import Play
 from ..engine.view import View
 
@@ -63,14 +64,6 @@ def default_rules(deck: Deck, contract: str) -> t.TrickRules:
     return t.TrickRules()
 
 
-def completed_tricks(view: View) -> tuple[tuple[Play, ...], ...]:
-    """The plays of every completed trick the view shows (only the last one in rule sets whose
-    views do not list the tricks)."""
-    if view.tricks:
-        return tuple(tr.plays for tr in view.tricks)
-    return (view.last_trick,) if view.last_trick else ()
-
-
 def gone_cards(view: View) -> frozenset[Card]:
     """Cards known to be out of play: played in completed tricks, discarded face up, given."""
     gone = {c for plays in completed_tricks(view) for _, c in plays}
@@ -80,24 +73,6 @@ def gone_cards(view: View) -> frozenset[Card]:
     _, rest = talon_split(view)
     gone.update(rest)
     return frozenset(gone)
-
-
-def talon_split(view: View) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    """(the talon group the declarer took, the talon cards left) when the talon was exposed and
-    the exchange is over (a `talon:<i>` fact and one `discard` fact per card taken); else
-    ((), ())."""
-    talon = next((g.cards for g in view.public if g.name == "talon"), ())
-    pick = next((f.value for f in view.facts if f.kind == "talon" and f.value.isdigit()), None)
-    size = sum(1 for f in view.facts if f.kind == "discard")
-    if view.phase == "talon" or not talon or pick is None or size == 0 or len(talon) % size:
-        return (), ()
-    start = int(pick) * size
-    return talon[start : start + size], talon[:start] + talon[start + size :]
-
-
-def called_cards(view: View, deck: Deck) -> tuple[Card, ...]:
-    """The cards named by the call (empty when nothing was called or the value is not a code)."""
-    return tuple(deck.by_code[v] for v in view.called.split(",") if v in deck.by_code)
 
 
 def declarer_alone(view: View, deck: Deck) -> bool:
@@ -130,26 +105,9 @@ def friends_of(view: View, deck: Deck) -> frozenset[int]:
     return frozenset()
 
 
-def infer_voids(plays_by_trick: Iterable[Sequence[Play]]) -> dict[int, set[str]]:
-    """Suits each seat has shown to be out of: a seat that did not follow the led suit has none
-    of it, and one that played neither that suit nor a tarok has no taroks either."""
-    voids: dict[int, set[str]] = {}
-    for plays in plays_by_trick:
-        real = [(s, c) for s, c in plays if c.suit != FOOL]
-        if not real:
-            continue
-        led = real[0][1].suit
-        for seat, card in real[1:]:
-            if card.suit != led:
-                voids.setdefault(seat, set()).add(led)
-                if card.suit != TAROK:
-                    voids[seat].add(TAROK)
-    return voids
-
-
 def legal_cards(view: View, deck: Deck) -> tuple[Card, ...]:
     """The cards of the legal `play` moves."""
-    return tuple(deck.by_code[mv.value] for mv in view.legal if mv.kind == "play")
+    return tuple(deck.by_code[mv.value] for mv in view.legal if mv.kind == MoveKind.PLAY)
 
 
 def situation_from_view(view: View, deck: Deck) -> Situation:

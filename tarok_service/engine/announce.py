@@ -10,22 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Generic, TypeAlias, TypeVar
 
 from . import moves as m
-from .moves import Move, shared_move
+from .fastcopy import copier, evolve
+from .moves import Move, MoveKind, shared_move
 from .phases import PhaseRule
-from .state import TRICKS, HandState, copier, evolve
+from .state import TRICKS, HandState
 from .view import Fact, shared_fact
-
-
-class RoundKind(StrEnum):
-    """The move kinds of the round (a rule set's own Kind enum reuses these values)."""
-
-    PASS = "pass"
-    ANNOUNCE = "announce"  # announce:<item>
-    KONTRA = "kontra"  # kontra:<item>: the item's kontra level one up
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +48,7 @@ S = TypeVar("S", bound=AnnouncingState)
 
 # Plain-str values for the hot paths (an enum member costs an attribute lookup through the enum
 # class on every use, and compares slower than a str).
-_PASS, _ANNOUNCE, _KONTRA = RoundKind.PASS.value, RoundKind.ANNOUNCE.value, RoundKind.KONTRA.value
+_PASS, _ANNOUNCE, _KONTRA = MoveKind.PASS.value, MoveKind.ANNOUNCE.value, MoveKind.KONTRA.value
 _PASS_MOVE = shared_move(_PASS)
 # The fields a saying and the round's end change, for `state.copier` (a copy made without
 # keyword arguments: these copies are made in every playout).
@@ -127,8 +119,8 @@ class AnnouncementRound(Generic[S]):
 
     def explain_round(self, s: S, move: Move) -> str:
         if move.kind == _ANNOUNCE:
-            return m.ANNOUNCEMENT_NOT_ALLOWED
-        return m.KONTRA_NOT_ALLOWED if move.kind == _KONTRA else m.WRONG_PHASE
+            return m.Reason.ANNOUNCEMENT_NOT_ALLOWED
+        return m.Reason.KONTRA_NOT_ALLOWED if move.kind == _KONTRA else m.Reason.WRONG_PHASE
 
     def apply_round(self, s: S, move: Move) -> S:
         seat = s.turn

@@ -15,8 +15,9 @@ from typing import Any, Protocol, TypeVar
 from . import tricks as t
 from .bitcards import BitDeck, bit_deck
 from .cards import Card
+from .fastcopy import copier
 from .moves import Move
-from .state import TRICKS, HandState, Play, copier
+from .state import TRICKS, HandState, Play
 from .trickplay import TrickPlay
 from .variant import Variant
 

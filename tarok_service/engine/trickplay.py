@@ -9,14 +9,18 @@ from typing import Any, Generic, TypeVar
 
 from . import tricks as t
 from .cards import Card, Deck
-from .moves import Move
+from .fastcopy import copier, evolve
+from .moves import Move, MoveKind
 from .phases import PhaseRule
-from .state import SCORED, TRICKS, HandState, Trick, copier, evolve, replace_at, without
+from .state import SCORED, TRICKS, HandState, Trick, replace_at, without
 from .trickwatch import EVERY_TRICK, QUIET, Pair, TrickWatch, compiled_watch
+
+# The kind as a plain str: exact-str comparisons and hashing are the interpreter's fast path
+# (a StrEnum member takes the slower generic one), and every card played is compared.
+_PLAY = MoveKind.PLAY.value
 
 S = TypeVar("S", bound=HandState)
 
-PLAY = "play"
 
 _PLAY_MOVES: dict[int, tuple[Deck, dict[Card, Move]]] = {}
 
@@ -25,7 +29,10 @@ def play_moves(deck: Deck) -> dict[Card, Move]:
     """The `play:<code>` move of every card of the deck (moves are immutable: shared)."""
     found = _PLAY_MOVES.get(id(deck))
     if found is None or found[0] is not deck:
-        found = _PLAY_MOVES[id(deck)] = (deck, {c: Move(PLAY, deck.codes[c]) for c in deck.cards})
+        found = _PLAY_MOVES[id(deck)] = (
+            deck,
+            {c: Move(_PLAY, deck.codes[c]) for c in deck.cards},
+        )
     return found[1]
 
 
@@ -73,7 +80,7 @@ class TrickPlay(Generic[S]):
     def is_legal_tricks(self, state: S, move: Move) -> bool:
         """`move in legal_tricks(state)`, without building the moves."""
         assert state.turn is not None
-        if move.__class__ is not Move or move.kind != PLAY:
+        if move.__class__ is not Move or move.kind != _PLAY:
             return False
         card = self.deck(state.rules).by_code.get(move.value)
         if card is None:
@@ -89,7 +96,7 @@ class TrickPlay(Generic[S]):
         assert state.turn is not None
         deck = self.deck(state.rules)
         card = deck.by_code.get(move.value)
-        if move.kind != PLAY or card is None:
+        if move.kind != _PLAY or card is None:
             return "WRONG_PHASE"
         trick = [c for _, c in state.trick]
         return t.explain(state.hands[state.turn], trick, card, self.trick_rules(state))

@@ -267,10 +267,10 @@ def _banned(card: Card, hand: Sequence[Card], trick: Sequence[Card], rules: Tric
     way when it would leave no legal card (see `legal_plays`)."""
     trumps = [c for c in hand if c.suit == rules.trump]
     if rules.pagat_last_tarok and _is_pagat(card, rules) and len(trumps) > 1:
-        return m.PAGAT_NOT_LAST_TAROK
+        return m.Reason.PAGAT_ONLY_AS_LAST_TAROK
     is_mond = card.suit == rules.trump and card.rank == MOND
     if rules.mond_not_under_skis and is_mond and any(_is_skis(c, rules) for c in trick):
-        return m.MOND_UNDER_SKIS
+        return m.Reason.MOND_UNDER_SKIS
     return ""
 
 
@@ -315,7 +315,7 @@ def explain(hand: Sequence[Card], trick: Sequence[Card], card: Card, rules: Tric
     if rules.excuse is not None and card != rules.excuse:
         return explain(_no_excuse(hand, rules), _no_excuse(trick, rules), card, _plain(rules))
     if card not in hand:
-        return m.NOT_IN_HAND
+        return m.Reason.CARD_NOT_IN_HAND
     if rules.pagat_last_tarok or rules.mond_not_under_skis:
         ban = _banned(card, hand, trick, rules)
         if ban and card in _candidates(hand, trick, rules):
@@ -323,13 +323,13 @@ def explain(hand: Sequence[Card], trick: Sequence[Card], card: Card, rules: Tric
     if trick:
         suit = obliged_suit(hand, trick[0], rules.trump)
         if suit is not None and card.suit != suit:
-            return m.MUST_FOLLOW_SUIT if suit == trick[0].suit else m.MUST_PLAY_TAROK
+            return m.Reason.MUST_FOLLOW_SUIT if suit == trick[0].suit else m.Reason.MUST_PLAY_TAROK
         if _is_pagat(card, rules) and rules.pagat_last:
-            return m.PAGAT_HELD_BACK
+            return m.Reason.PAGAT_MUST_BE_HELD_BACK
         if rules.must_overtake:
-            return m.MUST_OVERTAKE
+            return m.Reason.MUST_OVERTAKE
     elif _trump_lead_barred(hand, card, rules):
-        return m.TAROK_LEAD_NOT_ALLOWED
+        return m.Reason.TAROK_LEAD_NOT_ALLOWED
     elif _is_pagat(card, rules) and rules.pagat_last:
-        return m.PAGAT_HELD_BACK
-    return m.ULTIMO_CARD_HELD
+        return m.Reason.PAGAT_MUST_BE_HELD_BACK
+    return m.Reason.ANNOUNCED_CARD_MUST_BE_HELD

@@ -11,6 +11,7 @@ from typing import ClassVar, Generic, Protocol, TypeVar
 from . import moves as m
 from .cards import Card, Deck
 from .match import MatchState, Settlement
+from .memo import keep_answer, last_answer
 from .moves import EngineBug, IllegalMove, Move
 from .options import OptionError, OptionSpec, OptionValue, Rules, resolve
 from .outcome import HandResult
@@ -77,6 +78,10 @@ class Variant(ABC, Generic[S]):
     player_counts: ClassVar[tuple[int, ...]]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     rules_version: ClassVar[int] = 1
+    # The ids a UI shows, by kind (`variants.vocabulary_kinds`), beyond the contracts and bonuses
+    # of the tables: the rule set's own `vocabulary.py` (empty: none; the registry's
+    # completeness test asks for one).
+    vocabulary_table: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     def make_rules(self, players: int, options: Mapping[str, OptionValue] | None = None) -> Rules:
         """Validated table rules; raises OptionError naming the bad field. Equal rules are one
@@ -168,7 +173,7 @@ class Variant(ABC, Generic[S]):
             return []
         moves = self.phase_rule(state.phase).legal(state)
         # Remembered for a check of the same state's move in `apply` (legal, choose, apply).
-        self.__dict__["_last_legal"] = (state, tuple(moves))
+        keep_answer(self, "_last_legal", (state, tuple(moves)))
         return moves
 
     def is_legal(self, state: S, move: Move) -> bool:
@@ -186,14 +191,14 @@ class Variant(ABC, Generic[S]):
         `check=False` skips validation, for replaying a log that was validated when written.
         """
         if state.finished:
-            raise IllegalMove(m.HAND_FINISHED, "the hand is over")
+            raise IllegalMove(m.Reason.HAND_FINISHED, "the hand is over")
         rule = self.phase_rule(state.phase)
         if check:
             fast = rule.is_legal
             if fast is not None:
                 ok = fast(state, move)
             else:
-                last = self.__dict__.get("_last_legal")
+                last = last_answer(self, "_last_legal")
                 ok = move in (
                     last[1] if last is not None and last[0] is state else rule.legal(state)
                 )
@@ -216,7 +221,7 @@ class Variant(ABC, Generic[S]):
         table = self.__dict__.get("_phase_rules") or self.checked_table()
         while i < total:
             if state.phase in ENDED:  # `state.finished`, without the property call
-                raise IllegalMove(m.HAND_FINISHED, "the hand is over")
+                raise IllegalMove(m.Reason.HAND_FINISHED, "the hand is over")
             rule = table.get(state.phase) or self.phase_rule(state.phase)  # EngineBug if none
             if rule.replay is not None:
                 state, i = rule.replay(state, todo, i)
@@ -231,7 +236,7 @@ class Variant(ABC, Generic[S]):
         if hook is not None:
             reason = hook(state, move)
             return reason, f"{move.id} is not allowed: {reason.lower().replace('_', ' ')}"
-        return m.ILLEGAL_MOVE, f"{move.id} is not a legal move in phase {state.phase}"
+        return m.Reason.ILLEGAL_MOVE, f"{move.id} is not a legal move in phase {state.phase}"
 
     # --- declared optional hooks ------------------------------------------------------------
 

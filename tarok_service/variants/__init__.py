@@ -1,4 +1,5 @@
-"""The rule sets and their registry (`find_variant`, `all_variants`)."""
+"""The rule sets, one subpackage each, and their registry (`find_variant`, `find_rule_set`,
+`all_variants`, `all_rule_sets`). Each subpackage registers itself when imported."""
 
 from . import (  # noqa: F401
     double_tarok,
@@ -10,9 +11,9 @@ from . import (  # noqa: F401
 
 
 def _load_all() -> None:
-    """Every rule-set module is imported above, so each has registered itself."""
+    """Every rule-set subpackage is imported above, so each has registered itself."""
 
 
-from .registry import all_variants, find_variant, register  # noqa: E402
+from .registry import all_rule_sets, all_variants, find_rule_set, find_variant, register  # noqa: E402
 
-__all__ = ["all_variants", "find_variant", "register"]
+__all__ = ["all_rule_sets", "all_variants", "find_rule_set", "find_variant", "register"]

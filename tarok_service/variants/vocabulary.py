@@ -1,7 +1,8 @@
 """Every id a UI shows, per rule set: the vocabularies a frontend switches on and translates.
 
 Pure data and pure functions, no language: the server renders an id (and its parameters) in
-the viewer's language. `vocabulary(variant)` lists a rule set's ids by kind; `line_key` reads a
+the viewer's language. `vocabulary(variant)` lists a rule set's ids by kind, from the table in
+the rule set's own `vocabulary.py`; `line_key` reads a
 score line's stable id and parameters off the line's item.
 """
 
@@ -11,121 +12,36 @@ from functools import cache
 from typing import Any
 
 from ..engine import kontra as k
-from ..engine import match as mt
 from ..engine import moves as m
-from ..engine.state import REDEAL, SCORED, TRICKS
 from ..engine.variant import Variant
-from . import bolognese_combinations as bc
-from . import taroky_data as td
-from . import zwanzigerrufen_data as zd
-from .slovenian import SlovenianFamily
+from .vocabulary_kinds import BONUS as BONUS
+from .vocabulary_kinds import CARD as CARD
+from .vocabulary_kinds import CHOICE as CHOICE
+from .vocabulary_kinds import COMBINATION as COMBINATION
+from .vocabulary_kinds import CONTRACT as CONTRACT
+from .vocabulary_kinds import DECLARATION as DECLARATION
+from .vocabulary_kinds import EXTRA_BONUS, EXTRA_LINE
+from .vocabulary_kinds import FACT as FACT
+from .vocabulary_kinds import GROUP as GROUP
+from .vocabulary_kinds import KONTRA as KONTRA
+from .vocabulary_kinds import LINE as LINE
+from .vocabulary_kinds import MOVE as MOVE
+from .vocabulary_kinds import PARAM as PARAM
+from .vocabulary_kinds import PHASE as PHASE
+from .vocabulary_kinds import REASON as REASON
+from .vocabulary_kinds import SETTLEMENT as SETTLEMENT
+from .vocabulary_kinds import WORD as WORD
+from .zwanzigerrufen import data as zd
 
-# Vocabulary kinds.
-PHASE, MOVE, FACT, CONTRACT, BONUS, KONTRA = "phase", "move", "fact", "contract", "bonus", "kontra"
-LINE, GROUP, DECLARATION, COMBINATION = "line", "group", "declaration", "combination"
-CHOICE, PARAM, REASON, CARD = "choice", "param", "reason", "card"
-SETTLEMENT = "settlement"  # what a hand or the match end credited a seat (SettledLine.id)
-WORD = "word"  # table words a UI shows beside the rules: radelc, žid, contatori ...
-
-_SLOVENIAN_WORDS = ("radelc", "mondfang", "mond", "skis", "pagat", "zaruf", "talon")
+# The suffix of a bonus id announced against the playing side (Zwanzigerrufen's kontra items):
+# a UI renders `<bonus>_against` as "against <bonus>".
+AGAINST = zd.AGAINST
 
 Vocab = dict[str, tuple[str, ...]]
 
-_TRICK_PHASES = (TRICKS, SCORED)
-_SLOVENIAN_PHASES = ("bidding", "calling", "talon", "announce", *_TRICK_PHASES, REDEAL)
-_SLOVENIAN_MOVES = ("bid", "pass", "call", "talon", "discard", "announce", "kontra", "play")
-_SLOVENIAN_FACTS = ("bid", "call", "talon", "discard", "announce", "kontra")
-_SLOVENIAN_GROUPS = ("talon", "discards", "talon cards given", "declarer's hand")
-_SLOVENIAN_LINES = ("klop", "difference", "valat")
-_RADELC_SETTLEMENT = (mt.HAND_SCORE, mt.RADELC_DOUBLE, mt.RADELC_END_PENALTY, mt.RECORDED)
-_PLAIN_SETTLEMENT = (mt.HAND_SCORE, mt.RECORDED)
-
-# Per rule set (one table for every Slovenian-family rule set): (phases, move kinds, fact kinds,
-# kontra level names, public groups, extra score-line ids beyond contracts and bonuses, extra
-# contract ids of results).
-_FAMILY = "slovenian family"
-_TABLES: dict[str, dict[str, tuple[str, ...]]] = {
-    _FAMILY: {
-        PHASE: _SLOVENIAN_PHASES,
-        MOVE: _SLOVENIAN_MOVES,
-        FACT: _SLOVENIAN_FACTS,
-        KONTRA: k.LEVEL_NAMES[1:],
-        GROUP: _SLOVENIAN_GROUPS,
-        LINE: _SLOVENIAN_LINES,
-        CONTRACT: ("redeal",),
-        WORD: _SLOVENIAN_WORDS,
-        SETTLEMENT: _RADELC_SETTLEMENT,
-    },
-    "zwanzigerrufen": {
-        PHASE: ("auction", *_TRICK_PHASES, REDEAL),
-        MOVE: ("bid", "pass", "end", "announce", "kontra", "play"),
-        FACT: ("bid", "call", "announce", "kontra"),
-        KONTRA: zd.KONTRA_NAMES[1:],
-        GROUP: (),
-        LINE: (zd.GAME, zd.TRULL, zd.KING_TRULL, zd.MONDFANG),
-        CONTRACT: ("redeal",),
-        WORD: ("mond", "skis", "pagat", "glatze", "forehand"),
-        SETTLEMENT: _PLAIN_SETTLEMENT,
-    },
-    "taroky": {
-        PHASE: (
-            "bidding",
-            "varsava_choice",
-            "calling",
-            "third_talon",
-            "exchange",
-            "declaring",
-            *_TRICK_PHASES,
-            "misdeal",
-        ),
-        MOVE: ("bid", "pass", "call", "talon", "discard", "announce", "kontra", "play"),
-        FACT: ("bid", "pass", "call", "talon", "discard", "declaration", "announce", "kontra"),
-        KONTRA: k.FLEK_NAMES[1:],
-        GROUP: (
-            "discards",
-            "rejected talon 1",
-            "rejected talon 2",
-            "talon looked at",
-            "talon received",
-            "talon cards given",
-        ),
-        LINE: ("game", "misdeal", "zid taken", "zid doubled"),
-        CONTRACT: ("misdeal",),
-        CHOICE: ("keep", "reject"),
-        WORD: ("zid", "obligation", "skis", "pagat", "mond", "talon"),
-        SETTLEMENT: (mt.HAND_SCORE, mt.ZID_PAYMENT, mt.ZID_TAKEN, mt.RECORDED),
-    },
-    "tarocco_bolognese": {
-        PHASE: ("discard", "declare", TRICKS, "matto", SCORED),
-        MOVE: ("discard", "declare", "pass", "play", "give"),
-        FACT: ("declare", "pass", "give"),
-        KONTRA: (),
-        GROUP: ("declared", "discards"),
-        LINE: ("cards", "last trick", "opponents' total", "sets doubled", "sequences doubled"),
-        CONTRACT: (),
-        WORD: ("contatori", "set", "sequence", "matto"),
-        SETTLEMENT: _PLAIN_SETTLEMENT,
-    },
-}
-
-BOLOGNESE_COMBINATIONS = (
-    bc.TAROCCHI,
-    bc.KINGS_SET,
-    bc.QUEENS,
-    bc.CAVALLI,
-    bc.JACKS,
-    bc.ACES_SEQ,
-    bc.MOORS_SEQ,
-    bc.GRANDE,
-    "swords",
-    "batons",
-    "cups",
-    "coins",
-)
-
 # How a score line was reached, as its item states it (the order parameters are shown in).
 PARAMS = ("silent", "announced", "won", "lost", "made", "opponents", "captured", "declared")
-REASONS = tuple(sorted(v for name, v in vars(m).items() if name.isupper() and isinstance(v, str)))
+REASONS = tuple(sorted(reason.value for reason in m.Reason))
 
 
 def ident(text: str) -> str:
@@ -140,56 +56,40 @@ def ident(text: str) -> str:
     return "".join(out).strip("_")
 
 
-def _family_or_id(variant: Variant[Any]) -> str:
-    """The key of a rule set's tables: its family's for a Slovenian-family rule set."""
-    return _FAMILY if isinstance(variant, SlovenianFamily) else variant.id
-
-
 @cache
 def vocabulary(variant: Variant[Any]) -> Vocab:
-    """Every id of `variant`'s vocabularies, by kind, in a stable order."""
-    table = _TABLES[_family_or_id(variant)]
+    """Every id of `variant`'s vocabularies, by kind, in a stable order: its table
+    (`Variant.vocabulary_table`, in the rule set's own `vocabulary.py`) with the contracts and
+    bonuses of every player count; KeyError for a rule set without a table."""
+    table = variant.vocabulary_table
+    if not table:
+        raise KeyError(f"{variant.id}: no vocabulary table")
     contracts: list[str] = []
     bonuses: list[str] = []
     for players in variant.player_counts:
         contracts += [c.id for c in variant.contracts(players) if c.id not in contracts]
         bonuses += [b.id for b in variant.bonuses(players) if b.id not in bonuses]
     contracts += [c for c in table[CONTRACT] if c not in contracts]
+    extra_bonuses = [x for x in table.get(EXTRA_BONUS, ()) if x not in bonuses]
+    lines = (*contracts, *bonuses, *(ident(x) for x in table[LINE]), *table.get(EXTRA_LINE, ()))
     out: Vocab = {
         PHASE: table[PHASE],
         MOVE: table[MOVE],
         FACT: table[FACT],
         CONTRACT: tuple(contracts),
-        BONUS: tuple(bonuses + _extra_bonuses(_family_or_id(variant), bonuses)),
+        BONUS: tuple(bonuses + extra_bonuses),
         KONTRA: table[KONTRA],
         GROUP: tuple(ident(g) for g in table[GROUP]),
-        LINE: tuple(dict.fromkeys((*contracts, *bonuses, *(ident(x) for x in table[LINE])))),
+        LINE: tuple(dict.fromkeys(lines)),
         PARAM: PARAMS,
         REASON: REASONS,
         WORD: table[WORD],
         SETTLEMENT: table[SETTLEMENT],
     }
-    if variant.id == "taroky":
-        out[DECLARATION] = tuple(td.DECLARATIONS)
-        out[CHOICE] = table[CHOICE]
-        out[LINE] = tuple(dict.fromkeys((*out[LINE], *td.DECLARATIONS, td.VARSAVA)))
-    if variant.id == "tarocco_bolognese":
-        out[COMBINATION] = BOLOGNESE_COMBINATIONS
-        out[LINE] = (*out[LINE], "combination")
+    for kind in (DECLARATION, CHOICE, COMBINATION):
+        if kind in table:
+            out[kind] = table[kind]
     return out
-
-
-def _extra_bonuses(variant_id: str, listed: list[str]) -> list[str]:
-    """Announceable items a rule set's bonus table does not list."""
-    if variant_id == "zwanzigerrufen":
-        extra: tuple[str, ...] = (zd.GAME, *zd.ADDITIONS)
-    elif variant_id == "taroky":
-        extra = (td.GAME, td.PAGAT, td.VALAT)
-    elif variant_id == _FAMILY:
-        extra = ("game",)
-    else:
-        extra = ()
-    return [x for x in extra if x not in listed]
 
 
 _DECLARED = "declared by seat "

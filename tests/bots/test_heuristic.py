@@ -7,11 +7,12 @@ from dataclasses import replace
 from tarok_service.bots.bidding import choose_bid, strength
 from tarok_service.bots.exchange import choose_discard
 from tarok_service.bots.play import choose_card
-from tarok_service.bots.situation import Situation, default_rules, infer_voids
+from tarok_service.bots.situation import Situation, default_rules
 from tarok_service.engine.cards import Card
+from tarok_service.engine.inference import infer_voids
 from tarok_service.engine.moves import Move
 from tarok_service.engine.view import View
-from tarok_service.variants.slovenian import SLOVENIAN
+from tarok_service.variants.slovenian.rules import SLOVENIAN
 
 RULES = SLOVENIAN.make_rules(4)
 DECK = SLOVENIAN.deck(RULES)

@@ -10,15 +10,17 @@ from typing import Any
 
 import pytest
 
-from tarok_service.bots.pimc import SAMPLERS, playout
+from tarok_service.bots.pimc import playout
 from tarok_service.bots.play import choose_card
 from tarok_service.bots.situation import Situation, friends_in_team, situation_from_view
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.trickplay import TrickPlay, play_moves
 from tarok_service.engine.variant import Variant
-from tarok_service.variants.registry import find_variant
+from tarok_service.variants.registry import all_rule_sets, find_rule_set, find_variant
 
-CONFIGS = sorted((vid, n) for vid in SAMPLERS for n in find_variant(vid).player_counts)
+CONFIGS = sorted(
+    (rs.id, n) for rs in all_rule_sets() if rs.sampler for n in rs.variant.player_counts
+)
 
 
 def pure_playout(
@@ -53,7 +55,8 @@ def pure_playout(
 @pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
 def test_pimc_playout_equals_the_pure_loop(variant_id: str, players: int) -> None:
     variant = find_variant(variant_id)
-    sampler = SAMPLERS[variant_id]
+    sampler = find_rule_set(variant_id).sampler
+    assert sampler is not None
     rng = random.Random(f"pimc/{variant_id}/{players}")
     rules = variant.make_rules(players)
     compared = 0

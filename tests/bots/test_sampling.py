@@ -9,15 +9,16 @@ from collections.abc import Iterator
 import pytest
 
 from tarok_service.bots import make_bot
-from tarok_service.bots.pimc import SAMPLERS, PimcBot
-from tarok_service.bots.sampling import deal_constrained
-from tarok_service.bots.situation import completed_tricks, infer_voids
+from tarok_service.bots.pimc import PimcBot
 from tarok_service.engine.cards import Card
+from tarok_service.engine.inference import completed_tricks, infer_voids
+from tarok_service.engine.sampling import deal_constrained
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.view import View
-from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
+from tarok_service.variants.slovenian.rules import SLOVENIAN, SlovenianState
+from tarok_service.variants.slovenian.sampler import SlovenianSampler
 
-SAMPLER = SAMPLERS["slovenian"]
+SAMPLER = SlovenianSampler()
 
 
 def census(state: HandState) -> Counter[Card]:

@@ -11,20 +11,21 @@ from dataclasses import replace
 import pytest
 
 from tarok_service.bots import make_bot
-from tarok_service.bots.pimc import SAMPLERS, PimcBot
-from tarok_service.bots.situation import completed_tricks
+from tarok_service.bots.pimc import PimcBot
 from tarok_service.engine import tricks as t
 from tarok_service.engine.cards import MATTO_CARD, Card
+from tarok_service.engine.inference import completed_tricks
 from tarok_service.engine.state import TRICKS
 from tarok_service.engine.view import View
-from tarok_service.variants.bolognese_combinations import find
-from tarok_service.variants.tarocco_bolognese import (
+from tarok_service.variants.tarocco_bolognese.combinations import find
+from tarok_service.variants.tarocco_bolognese.rules import (
     KEPT_BACK,
     TAROCCO_BOLOGNESE,
     BologneseState,
 )
+from tarok_service.variants.tarocco_bolognese.sampler import BologneseSampler
 
-SAMPLER = SAMPLERS["tarocco_bolognese"]
+SAMPLER = BologneseSampler()
 RULES = TAROCCO_BOLOGNESE.make_rules(4)
 DECK = TAROCCO_BOLOGNESE.deck(RULES)
 

@@ -10,17 +10,18 @@ from dataclasses import replace
 import pytest
 
 from tarok_service.bots import make_bot
-from tarok_service.bots.pimc import SAMPLERS, PimcBot
-from tarok_service.bots.situation import completed_tricks, infer_voids
+from tarok_service.bots.pimc import PimcBot
 from tarok_service.engine.cards import PAGAT, Card
+from tarok_service.engine.inference import completed_tricks, infer_voids
 from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.view import View
-from tarok_service.variants import double_tarok_data as dd
-from tarok_service.variants.double_tarok import DOUBLE_TAROK
-from tarok_service.variants.slovenian_state import SlovenianState
+from tarok_service.variants.double_tarok import data as dd
+from tarok_service.variants.double_tarok.rules import DOUBLE_TAROK
+from tarok_service.variants.double_tarok.sampler import DoubleTarokSampler
+from tarok_service.variants.slovenian.state import SlovenianState
 
-SAMPLER = SAMPLERS["double_tarok"]
+SAMPLER = DoubleTarokSampler()
 FREE = {"talon_exchange": "free"}
 
 

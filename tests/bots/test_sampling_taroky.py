@@ -10,18 +10,18 @@ from dataclasses import replace
 import pytest
 
 from tarok_service.bots import make_bot
-from tarok_service.bots.pimc import SAMPLERS, PimcBot
-from tarok_service.bots.sampling_taroky import distance, feasible
-from tarok_service.bots.situation import completed_tricks, infer_voids
+from tarok_service.bots.pimc import PimcBot
 from tarok_service.engine.cards import PAGAT, TAROK, Card
+from tarok_service.engine.inference import completed_tricks, infer_voids
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.view import View
-from tarok_service.variants import taroky_data as d
-from tarok_service.variants.taroky import TAROKY
-from tarok_service.variants.taroky_declarations import declarations
-from tarok_service.variants.taroky_state import TarokyState
+from tarok_service.variants.taroky import data as d
+from tarok_service.variants.taroky.declarations import declarations
+from tarok_service.variants.taroky.rules import TAROKY
+from tarok_service.variants.taroky.sampler import TarokySampler, distance, feasible
+from tarok_service.variants.taroky.state import TarokyState
 
-SAMPLER = SAMPLERS["taroky"]
+SAMPLER = TarokySampler()
 RULES = TAROKY.make_rules(4)
 
 

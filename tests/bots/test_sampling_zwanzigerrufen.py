@@ -9,18 +9,19 @@ from collections.abc import Iterator
 import pytest
 
 from tarok_service.bots import make_bot
-from tarok_service.bots.pimc import SAMPLERS, PimcBot
-from tarok_service.bots.situation import completed_tricks
+from tarok_service.bots.pimc import PimcBot
 from tarok_service.engine import tricks as t
 from tarok_service.engine.cards import Card
+from tarok_service.engine.inference import completed_tricks
 from tarok_service.engine.state import TRICKS
 from tarok_service.engine.view import View
-from tarok_service.variants import zwanzigerrufen_data as d
-from tarok_service.variants.zwanzigerrufen import ZWANZIGERRUFEN, needs_redeal
-from tarok_service.variants.zwanzigerrufen_auction import suit_cards
-from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
+from tarok_service.variants.zwanzigerrufen import data as d
+from tarok_service.variants.zwanzigerrufen.auction import suit_cards
+from tarok_service.variants.zwanzigerrufen.rules import ZWANZIGERRUFEN, needs_redeal
+from tarok_service.variants.zwanzigerrufen.sampler import ZwanzigerSampler
+from tarok_service.variants.zwanzigerrufen.state import ZwanzigerState
 
-SAMPLER = SAMPLERS["zwanzigerrufen"]
+SAMPLER = ZwanzigerSampler()
 RULES = ZWANZIGERRUFEN.make_rules(4)
 
 

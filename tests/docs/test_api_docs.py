@@ -30,8 +30,8 @@ EXAMPLE = re.compile(r"### (\w+)\.(\w+)\n.*?```sh\n(.*?)```", re.DOTALL)
 
 
 def _reasons() -> set[str]:
-    known: set[str] = set()
-    for module in (errors, moves, rematch, tournament_log):
+    known: set[str] = {reason.value for reason in moves.Reason}
+    for module in (errors, rematch, tournament_log):
         known |= {v for k, v in vars(module).items() if k.isupper() and isinstance(v, str)}
     return known
 

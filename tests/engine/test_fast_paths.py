@@ -17,14 +17,21 @@ import pytest
 from tarok_service.engine import tricks as t
 from tarok_service.engine.auction import Auction
 from tarok_service.engine.cards import MOND, PAGAT, SKIS, TAROK, Card, deal_packets, tarok54
-from tarok_service.engine.moves import HAND_FINISHED, IllegalMove, Move
+from tarok_service.engine.fastcopy import copier, evolve, plain_evolve
+from tarok_service.engine.memo import unmemoised
+from tarok_service.engine.moves import IllegalMove, Move, Reason
 from tarok_service.engine.options import Rules
-from tarok_service.engine.state import REDEAL, TRICKS, HandState, evolve, without
+from tarok_service.engine.state import REDEAL, TRICKS, HandState, without
 from tarok_service.engine.trickplay import TrickPlay, play_moves
 from tarok_service.engine.variant import Variant
 from tarok_service.selfplay import choose
 from tarok_service.variants.registry import all_variants, find_variant
-from tarok_service.variants.slovenian import SLOVENIAN, Slovenian, SlovenianFamily, SlovenianState
+from tarok_service.variants.slovenian.rules import (
+    SLOVENIAN,
+    Slovenian,
+    SlovenianFamily,
+    SlovenianState,
+)
 
 CONFIGS = sorted((v.id, n) for v in all_variants() for n in v.player_counts)
 Hand = tuple[HandState, list[Move], list[HandState]]  # dealt state, moves, state after each
@@ -130,7 +137,7 @@ def test_replay_past_the_end_raises_like_apply(variant_id: str, players: int) ->
         variant.apply(states[-1], moves[-1], check=False)
     with pytest.raises(IllegalMove) as fast:
         variant.replay(dealt, [*moves, moves[-1]])
-    assert pure.value.reason == fast.value.reason == HAND_FINISHED
+    assert pure.value.reason == fast.value.reason == Reason.HAND_FINISHED
 
 
 def candidates(
@@ -251,8 +258,11 @@ def test_evolve_equals_dataclasses_replace_for_every_state_type() -> None:
         _, _, states = next(playouts(variant_id, players, 1, seed=6))
         state = states[len(states) // 2]
         talon = state.talon[:1]
-        assert evolve(state, turn=1, trick=(), talon=talon) == dataclasses.replace(
-            state, turn=1, trick=(), talon=talon
+        fast = evolve(state, turn=1, trick=(), talon=talon)
+        assert fast == plain_evolve(state, turn=1, trick=(), talon=talon)
+        assert type(fast) is type(state)
+        assert copier(type(state), "turn", "talon")(state, 1, talon) == plain_evolve(
+            state, turn=1, talon=talon
         )
         assert evolve(state) == state and evolve(state) is not state
         with pytest.raises(TypeError):
@@ -392,3 +402,16 @@ def test_every_state_keeps_the_hand_fields_slots_the_fast_paths_set() -> None:
     for cls in seen:
         for name in ("piles", "tricks", "hands", "trick", "turn"):
             assert getattr(cls, name) is HandState.__dict__[name], (cls, name)
+
+
+@pytest.mark.parametrize(("variant_id", "players"), CONFIGS)
+def test_memoised_rule_set_answers_as_one_without_memory(variant_id: str, players: int) -> None:
+    """The memos of `engine.memo` against their reference: a fresh object of the rule set's
+    class (no remembered answer) for every question, over seeded hands."""
+    variant = find_variant(variant_id)
+    for dealt, _, states in playouts(variant_id, players, 4, seed=9):
+        for state in (dealt, *states):
+            plain = unmemoised(variant)
+            assert variant.legal_moves(state) == plain.legal_moves(state)
+            assert variant.view(state, state.turn) == plain.view(state, state.turn)
+            assert variant.result(state) == plain.result(state)

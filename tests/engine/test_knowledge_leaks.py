@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 
+from tarok_service.engine.fastcopy import evolve
 from tarok_service.engine.moves import IllegalMove, Move
-from tarok_service.engine.state import HandState, evolve
+from tarok_service.engine.state import HandState
 from tarok_service.engine.variant import Variant
 from tarok_service.engine.view import Fact
 from tarok_service.variants.registry import all_variants
-from tarok_service.variants.slovenian import Slovenian
-from tarok_service.variants.slovenian_state import SlovenianState
+from tarok_service.variants.slovenian.rules import Slovenian
+from tarok_service.variants.slovenian.state import SlovenianState
 
 from .knowledge import Knowledge, Leak, check_move_made, check_text, check_viewer, mentioned
 

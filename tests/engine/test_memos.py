@@ -10,8 +10,8 @@ import pytest
 
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.options import OptionValue
-from tarok_service.variants.double_tarok import DoubleTarok
-from tarok_service.variants.slovenian import SLOVENIAN, Slovenian, SlovenianState
+from tarok_service.variants.double_tarok.rules import DoubleTarok
+from tarok_service.variants.slovenian.rules import SLOVENIAN, Slovenian, SlovenianState
 
 TABLES: list[tuple[int, dict[str, OptionValue]]] = [
     (4, {}),

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from tarok_service.engine import moves as m
+from tarok_service.engine.fastcopy import evolve
 from tarok_service.engine.moves import EngineBug, IllegalMove, Move
 from tarok_service.engine.phases import RuleSetError
-from tarok_service.engine.state import evolve
 from tarok_service.variants import all_variants, registry
 from tests.engine.toy_rules import (
     DECK,
@@ -97,7 +97,7 @@ def test_explain_comes_from_the_table() -> None:
     state = _deal(toy)
     with pytest.raises(IllegalMove) as err:
         toy.apply(state, Move("play", "T21"))
-    assert err.value.reason == m.BID_NOT_ALLOWED
+    assert err.value.reason == m.Reason.BID_NOT_ALLOWED
     assert str(Kind.BID) == "bid" and Move(Kind.BID).id == "bid"  # kinds are strings on the wire
 
 

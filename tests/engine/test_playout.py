@@ -19,9 +19,10 @@ from tarok_service.engine import playout
 from tarok_service.engine import tricks as t
 from tarok_service.engine.bitcards import bit_deck
 from tarok_service.engine.cards import TAROK, Deck, tarocco62, tarock40, tarok54
+from tarok_service.engine.fastcopy import evolve
 from tarok_service.engine.moves import Move
 from tarok_service.engine.playout import random_playout
-from tarok_service.engine.state import TRICKS, HandState, evolve
+from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.variant import Variant
 from tarok_service.variants.registry import all_variants, find_variant
 

@@ -12,9 +12,9 @@ from itertools import permutations
 import pytest
 
 from tarok_service.engine.auction import PASSED, Auction, legal_bids, run_auction
+from tarok_service.engine.fastcopy import evolve
 from tarok_service.engine.playout import fast_choice
 from tarok_service.engine.shuffle import random_order
-from tarok_service.engine.state import evolve
 from tarok_service.engine.variant import Variant
 from tarok_service.variants.registry import all_variants, find_variant
 

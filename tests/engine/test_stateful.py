@@ -33,7 +33,7 @@ from tarok_service.variants.registry import find_variant
 from .knowledge import Knowledge, check_move_made, check_viewer
 
 pytestmark = pytest.mark.slow  # hypothesis state machines: many hands per rule set
-REASONS = frozenset(v for k, v in vars(m).items() if k.isupper() and isinstance(v, str))
+REASONS = frozenset(reason.value for reason in m.Reason)
 SETTINGS = settings(
     max_examples=8,
     stateful_step_count=30,

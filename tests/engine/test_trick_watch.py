@@ -16,7 +16,7 @@ from tarok_service.engine.state import TRICKS, HandState, Trick
 from tarok_service.engine.trickplay import TrickPlay
 from tarok_service.engine.trickwatch import EVERY_TRICK, QUIET, watch_knows_hooks
 from tarok_service.variants.registry import find_variant
-from tarok_service.variants.slovenian import Slovenian, SlovenianState
+from tarok_service.variants.slovenian.rules import Slovenian, SlovenianState
 from tests.engine.test_fast_paths import CONFIGS, playouts
 from tests.engine.toy_rules import Toy
 

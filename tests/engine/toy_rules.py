@@ -9,11 +9,12 @@ from enum import StrEnum
 
 from tarok_service.engine import moves as m
 from tarok_service.engine.cards import Card, Deck, deal_packets, tarock40
+from tarok_service.engine.fastcopy import evolve
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import Rules
 from tarok_service.engine.outcome import HandResult
 from tarok_service.engine.phases import PhaseRule, PhaseTable
-from tarok_service.engine.state import SCORED, TRICKS, HandState, evolve
+from tarok_service.engine.state import SCORED, TRICKS, HandState
 from tarok_service.engine.trickplay import TrickPlay, start_tricks
 from tarok_service.engine.variant import BonusInfo, ContractInfo, Variant
 from tarok_service.engine.view import View, seat_view
@@ -63,7 +64,7 @@ class Toy(TrickPlay[ToyState], Variant[ToyState]):
         return [Move(Kind.BID), Move(Kind.PASS)]
 
     def explain_bid(self, state: ToyState, move: Move) -> str:
-        return m.BID_NOT_ALLOWED
+        return m.Reason.BID_NOT_ALLOWED
 
     def apply_bid(self, state: ToyState, move: Move) -> ToyState:
         seat = state.turn

@@ -11,11 +11,11 @@ import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service.engine import moves as m
+from tarok_service.engine.fastcopy import evolve
 from tarok_service.engine.moves import Move
 from tarok_service.engine.phases import PhaseRule
-from tarok_service.engine.state import evolve
-from tarok_service.variants.zwanzigerrufen import ZWANZIGERRUFEN
-from tarok_service.variants.zwanzigerrufen_state import Phase, ZwanzigerState
+from tarok_service.variants.zwanzigerrufen.rules import ZWANZIGERRUFEN
+from tarok_service.variants.zwanzigerrufen.state import Phase, ZwanzigerState
 
 from .harness import ServerThread, config, error_of, expect_error, new_table, view
 
@@ -43,7 +43,9 @@ def test_a_state_that_cannot_arise_is_internal_engine_bug(
         # A client's illegal move keeps its rule reason.
         illegal = svc.SubmitMoveRequest(token=tokens[turn], move_id="kontra:game")
         expect_error(
-            lambda: stub.SubmitMove(illegal), grpc.StatusCode.FAILED_PRECONDITION, m.NO_GAME_YET
+            lambda: stub.SubmitMove(illegal),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            m.Reason.NO_GAME_ANNOUNCED_YET,
         )
         monkeypatch.setitem(table, Phase.AUCTION, broken)
         legal = svc.SubmitMoveRequest(token=tokens[turn], move_id=mine.hand.legal_moves[0].id)

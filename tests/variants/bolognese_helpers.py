@@ -9,8 +9,8 @@ from typing import Any
 from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import Rules
-from tarok_service.variants.bolognese_combinations import Combinations, find
-from tarok_service.variants.tarocco_bolognese import DECK, TAROCCO_BOLOGNESE, BologneseState
+from tarok_service.variants.tarocco_bolognese.combinations import Combinations, find
+from tarok_service.variants.tarocco_bolognese.rules import DECK, TAROCCO_BOLOGNESE, BologneseState
 
 V = TAROCCO_BOLOGNESE
 Policy = Callable[[BologneseState, list[Move]], Move]

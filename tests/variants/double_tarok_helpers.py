@@ -13,9 +13,9 @@ from tarok_service.engine.moves import Move
 from tarok_service.engine.options import Rules
 from tarok_service.engine.outcome import HandResult
 from tarok_service.engine.state import SCORED, TRICKS, Trick
-from tarok_service.variants import double_tarok_data as dd
-from tarok_service.variants.double_tarok import DOUBLE_TAROK
-from tarok_service.variants.slovenian_state import SlovenianState, is_suit_king, is_trula
+from tarok_service.variants.double_tarok import data as dd
+from tarok_service.variants.double_tarok.rules import DOUBLE_TAROK
+from tarok_service.variants.slovenian.state import SlovenianState, is_suit_king, is_trula
 
 DT = DOUBLE_TAROK
 DECK = DT.deck(DT.make_rules(4))

@@ -14,12 +14,12 @@ from enum import StrEnum
 from tarok_service.engine import moves as m
 from tarok_service.engine.cards import Card, Deck, deal_packets, tarok54
 from tarok_service.engine.counting import in_threes
-from tarok_service.engine.moves import Move
+from tarok_service.engine.moves import Move, MoveKind
 from tarok_service.engine.options import Rules
 from tarok_service.engine.outcome import HandResult, ScoreLine
 from tarok_service.engine.phases import PhaseRule, PhaseTable
 from tarok_service.engine.state import REDEAL, SCORED, TRICKS, HandState
-from tarok_service.engine.trickplay import PLAY, TrickPlay, start_tricks
+from tarok_service.engine.trickplay import TrickPlay, start_tricks
 from tarok_service.engine.variant import BonusInfo, ContractInfo, Variant
 from tarok_service.engine.view import Fact, View, seat_view
 
@@ -35,7 +35,7 @@ class Phase(StrEnum):
 
 class Kind(StrEnum):
     STAKE = "stake"  # stake:1 or stake:2
-    PLAY = PLAY  # play:<card code>
+    PLAY = MoveKind.PLAY  # play:<card code>
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,7 @@ class Duel(TrickPlay[DuelState], Variant[DuelState]):
         return [Move(Kind.STAKE, "1"), Move(Kind.STAKE, "2")]
 
     def explain_stake(self, s: DuelState, move: Move) -> str:
-        return m.BID_NOT_ALLOWED if move.kind == Kind.STAKE else m.WRONG_PHASE
+        return m.Reason.BID_NOT_ALLOWED if move.kind == Kind.STAKE else m.Reason.WRONG_PHASE
 
     def apply_stake(self, s: DuelState, move: Move) -> DuelState:
         assert s.turn is not None

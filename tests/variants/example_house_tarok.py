@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tarok_service.variants import slovenian_data as d
-from tarok_service.variants.slovenian import Slovenian, SlovenianFamily
+from tarok_service.variants.slovenian import data as d
+from tarok_service.variants.slovenian.rules import Slovenian, SlovenianFamily
 
 
 class HouseTarok(SlovenianFamily):

@@ -11,8 +11,8 @@ from tarok_service.engine.match import MatchState
 from tarok_service.engine.options import OptionValue, Rules
 from tarok_service.engine.outcome import HandResult
 from tarok_service.engine.state import SCORED, TRICKS, Trick
-from tarok_service.variants import slovenian_data as d
-from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
+from tarok_service.variants.slovenian import data as d
+from tarok_service.variants.slovenian.rules import SLOVENIAN, SlovenianState
 
 DECK = SLOVENIAN.deck(SLOVENIAN.make_rules(4))
 

@@ -14,8 +14,8 @@ from tarok_service.engine.options import OptionValue
 from tarok_service.engine.outcome import HandResult
 from tarok_service.engine.state import SCORED, TRICKS, HandState, Trick
 from tarok_service.engine.tricks import TrickRules, winner
-from tarok_service.variants.taroky import TAROKY
-from tarok_service.variants.taroky_state import DECK, TarokyState
+from tarok_service.variants.taroky.rules import TAROKY
+from tarok_service.variants.taroky.state import DECK, TarokyState
 
 Policy = Callable[[HandState, list[Move]], Move]
 

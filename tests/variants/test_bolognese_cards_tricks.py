@@ -15,7 +15,7 @@ from tarok_service.engine.cards import (
     tarok54,
 )
 from tarok_service.engine.counting import in_pairs
-from tarok_service.variants.tarocco_bolognese import TRICK_RULES
+from tarok_service.variants.tarocco_bolognese.rules import TRICK_RULES
 
 from .bolognese_helpers import cards
 
@@ -100,9 +100,12 @@ def test_no_duty_to_overtrump() -> None:
 
 def test_explain_with_the_matto_in_hand_or_trick() -> None:
     hand = cards("Matto SwK T5")
-    assert t.explain(hand, cards("Sw9"), cards("T5")[0], TRICK_RULES) == m.MUST_FOLLOW_SUIT
-    assert t.explain(hand, cards("Matto Co9"), cards("SwK")[0], TRICK_RULES) == m.MUST_PLAY_TAROK
-    assert t.explain(hand, (), cards("CuK")[0], TRICK_RULES) == m.NOT_IN_HAND
+    assert t.explain(hand, cards("Sw9"), cards("T5")[0], TRICK_RULES) == m.Reason.MUST_FOLLOW_SUIT
+    assert (
+        t.explain(hand, cards("Matto Co9"), cards("SwK")[0], TRICK_RULES)
+        == m.Reason.MUST_PLAY_TAROK
+    )
+    assert t.explain(hand, (), cards("CuK")[0], TRICK_RULES) == m.Reason.CARD_NOT_IN_HAND
 
 
 def test_default_trick_rules_have_no_excuse() -> None:

@@ -6,13 +6,13 @@ import itertools
 
 import pytest
 
-from tarok_service.variants.bolognese_combinations import (
+from tarok_service.variants.tarocco_bolognese.combinations import (
     SET_MEMBERS,
     SET_VALUES,
     find,
     sequence_value,
 )
-from tarok_service.variants.tarocco_bolognese import DECK
+from tarok_service.variants.tarocco_bolognese.rules import DECK
 
 from .bolognese_helpers import cards, combos, points, sizes
 

@@ -11,7 +11,7 @@ from tarok_service.engine.cards import MATTO_CARD, TAROK, Card
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import TRICKS
 from tarok_service.selfplay import check_hand
-from tarok_service.variants.tarocco_bolognese import DECK, BologneseState
+from tarok_service.variants.tarocco_bolognese.rules import DECK, BologneseState
 
 from .bolognese_helpers import V, random_deal
 

@@ -9,7 +9,7 @@ from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.options import OptionError
 from tarok_service.engine.state import TRICKS
 from tarok_service.variants.registry import find_variant
-from tarok_service.variants.tarocco_bolognese import DECK, BologneseState
+from tarok_service.variants.tarocco_bolognese.rules import DECK, BologneseState
 
 from .bolognese_helpers import (
     V,
@@ -74,7 +74,7 @@ def test_dealer_never_discards_a_king_angel_world_begato_or_matto() -> None:
     assert len(legal_ids(state)) == 16
     with pytest.raises(IllegalMove) as err:
         play(state, "discard:CuK")
-    assert err.value.reason == m.DISCARD_NOT_ALLOWED
+    assert err.value.reason == m.Reason.DISCARD_NOT_ALLOWED
     state = play(state, "discard:BaA", "discard:Sw6")
     assert state.phase == "declare" and state.turn == 0
     assert len(state.hands[DEALER]) == 15
@@ -146,7 +146,7 @@ def test_first_tricks_matto_and_trumping() -> None:
     assert set(legal_ids(state)) == {f"play:{DECK.codes[c]}" for c in cards(trumps)}
     with pytest.raises(IllegalMove) as err:
         play(state, "play:Ba6")
-    assert err.value.reason == m.MUST_PLAY_TAROK
+    assert err.value.reason == m.Reason.MUST_PLAY_TAROK
     state = play(state, "play:TBegato")
     assert legal_ids(state) == ["play:SwJ", "play:Matto"]  # the Matto may always be played
     state = play(state, "play:Matto", "play:Sw7")

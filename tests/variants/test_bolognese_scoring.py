@@ -14,9 +14,9 @@ from tarok_service.engine.match import MatchState
 from tarok_service.engine.moves import Move
 from tarok_service.engine.state import SCORED, Trick
 from tarok_service.selfplay import check_hand
-from tarok_service.variants.bolognese_combinations import find
-from tarok_service.variants.bolognese_scoring import team_totals
-from tarok_service.variants.tarocco_bolognese import DECK, BologneseState
+from tarok_service.variants.tarocco_bolognese.combinations import find
+from tarok_service.variants.tarocco_bolognese.rules import DECK, BologneseState
+from tarok_service.variants.tarocco_bolognese.scoring import team_totals
 
 from .bolognese_helpers import V, cards, deal, passing, play_out, random_deal
 

@@ -14,7 +14,7 @@ from tarok_service.engine.counting import in_threes
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import REDEAL, TRICKS
 from tarok_service.variants.registry import find_variant
-from tarok_service.variants.slovenian_state import SlovenianState
+from tarok_service.variants.slovenian.state import SlovenianState
 
 from .double_tarok_helpers import (
     DECK,
@@ -369,7 +369,7 @@ def test_negative_contract_must_beat_with_the_identical_card_of_the_led_back() -
     assert legal_cards(state) == {"HQ.1", "H2.1"}  # nothing beats the led red queen
     with pytest.raises(IllegalMove) as err:
         play(state, "T4.1")
-    assert err.value.reason == m.MUST_FOLLOW_SUIT
+    assert err.value.reason == m.Reason.MUST_FOLLOW_SUIT
 
 
 def test_klop_gives_one_talon_card_to_each_of_the_first_twelve_tricks() -> None:

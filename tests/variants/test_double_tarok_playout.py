@@ -11,7 +11,7 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import HandState
 from tarok_service.selfplay import check_hand, choose, run
-from tarok_service.variants.slovenian_state import SlovenianState
+from tarok_service.variants.slovenian.state import SlovenianState
 
 from .double_tarok_helpers import DECK, DT, rules
 

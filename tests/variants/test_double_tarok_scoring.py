@@ -9,8 +9,8 @@ import pytest
 from tarok_service.engine.cards import Card
 from tarok_service.engine.counting import in_threes
 from tarok_service.engine.state import SCORED, Trick
-from tarok_service.variants import double_tarok_data as dd
-from tarok_service.variants.slovenian_state import SlovenianState
+from tarok_service.variants.double_tarok import data as dd
+from tarok_service.variants.slovenian.state import SlovenianState
 
 from .double_tarok_helpers import (
     DECK,

@@ -15,7 +15,7 @@ from tarok_service.engine.variant import Variant
 from tarok_service.selfplay import check_hand, run
 from tarok_service.variants import find_variant, registry
 from tarok_service.variants import vocabulary as vocab
-from tarok_service.variants.slovenian import SLOVENIAN
+from tarok_service.variants.slovenian.rules import SLOVENIAN
 from tarok_service.variants.vocabulary import vocabulary
 
 from .example_duel import Duel, DuelState, Kind, Phase
@@ -37,9 +37,24 @@ def registered(variant: V) -> Iterator[V]:
     registry._REGISTRY.update(before)
 
 
+def registration_from_the_doc() -> str:
+    """The duel subpackage's `__init__.py` as docs/variants.md shows it."""
+    doc = (ROOT / "docs" / "variants.md").read_text(encoding="utf-8")
+    after = doc.split("Its registration, the subpackage's `__init__.py`", 1)[1]
+    return after.split("```python\n", 1)[1].split("```", 1)[0]
+
+
 @pytest.fixture
 def duel() -> Iterator[Duel]:
-    yield from registered(Duel())
+    """The duel registered by the `__init__.py` the document shows (its `.rules` being
+    tests/variants/example_duel.py), for one test only."""
+    code = registration_from_the_doc().replace("from .rules import", "from .example_duel import")
+    namespace: dict[str, Any] = {"__name__": __name__, "__package__": __package__}
+    before = dict(registry._REGISTRY)
+    exec(compile(code, "docs/variants.md", "exec"), namespace)
+    yield namespace["DUEL"]
+    registry._REGISTRY.clear()
+    registry._REGISTRY.update(before)
 
 
 def test_the_duel_registers_and_plays_through_the_registry(duel: Duel) -> None:

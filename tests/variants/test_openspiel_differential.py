@@ -30,7 +30,7 @@ import pytest
 from tarok_service.engine.cards import TAROK, Card
 from tarok_service.engine.moves import Move
 from tarok_service.selfplay import choose
-from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
+from tarok_service.variants.slovenian.rules import SLOVENIAN, SlovenianState
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -11,9 +11,9 @@ from tarok_service.engine.match import MatchState
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import Rules
 from tarok_service.engine.state import SCORED, Trick
-from tarok_service.variants import double_tarok_data as dd
-from tarok_service.variants import slovenian_data as d
-from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
+from tarok_service.variants.double_tarok import data as dd
+from tarok_service.variants.slovenian import data as d
+from tarok_service.variants.slovenian.rules import SLOVENIAN, SlovenianState
 
 from . import double_tarok_helpers as dth
 from .slovenian_helpers import DECK, cards, finished, order_for, rules

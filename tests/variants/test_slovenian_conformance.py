@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tarok_service.engine.moves import Move
 from tarok_service.selfplay import card_census, choose, run
-from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
+from tarok_service.variants.slovenian.rules import SLOVENIAN, SlovenianState
 
 from ..engine.knowledge import Knowledge, check_move_made, check_viewer
 

@@ -10,7 +10,7 @@ from tarok_service.engine import moves as m
 from tarok_service.engine.moves import EngineBug, IllegalMove, Move
 from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import REDEAL, SCORED, TRICKS
-from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
+from tarok_service.variants.slovenian.rules import SLOVENIAN, SlovenianState
 
 from .slovenian_helpers import DECK, cards, legal_cards, order_for, play, playing, rules
 
@@ -70,17 +70,17 @@ def test_forehand_privileges_three_and_klop_after_three_passes() -> None:
     assert "pass" not in legal and legal[:3] == ["bid:klop", "bid:three", "bid:two"]
     with pytest.raises(IllegalMove) as err:
         SLOVENIAN.apply(state, Move("pass"))
-    assert err.value.reason == m.PASS_NOT_ALLOWED
+    assert err.value.reason == m.Reason.PASS_NOT_ALLOWED
 
 
 def test_non_forehand_cannot_bid_three_and_bids_must_rise() -> None:
     state = do(dealt(), "bid:one")
     with pytest.raises(IllegalMove) as err:
         SLOVENIAN.apply(state, Move("bid", "two"))
-    assert err.value.reason == m.BID_TOO_LOW
+    assert err.value.reason == m.Reason.BID_TOO_LOW
     with pytest.raises(IllegalMove) as err:
         SLOVENIAN.apply(state, Move("bid", "three"))
-    assert err.value.reason == m.BID_NOT_ALLOWED
+    assert err.value.reason == m.Reason.BID_NOT_ALLOWED
 
 
 def test_forehand_may_hold_and_winner_may_raise_his_own_contract() -> None:
@@ -305,21 +305,21 @@ def test_announced_pagat_must_be_kept_for_the_last_trick() -> None:
     assert legal_cards(state) == {"T5", "HK"}
     with pytest.raises(IllegalMove) as err:
         SLOVENIAN.apply(state, Move("play", "T1"))
-    assert err.value.reason == m.ULTIMO_CARD_HELD
+    assert err.value.reason == m.Reason.ANNOUNCED_CARD_MUST_BE_HELD
 
 
 def test_follow_suit_and_play_tarok_reasons() -> None:
     state = play(playing("three", ["HK T5", "H1 T7", "DK T2", "D1 D2"], partner=2), "HK")
     with pytest.raises(IllegalMove) as err:
         SLOVENIAN.apply(state, Move("play", "T7"))
-    assert err.value.reason == m.MUST_FOLLOW_SUIT
+    assert err.value.reason == m.Reason.MUST_FOLLOW_SUIT
     state = play(state, "H1")
     with pytest.raises(IllegalMove) as err:
         SLOVENIAN.apply(state, Move("play", "DK"))
-    assert err.value.reason == m.MUST_PLAY_TAROK
+    assert err.value.reason == m.Reason.MUST_PLAY_TAROK
     with pytest.raises(IllegalMove) as err:
         SLOVENIAN.apply(state, Move("play", "SK"))
-    assert err.value.reason == m.NOT_IN_HAND
+    assert err.value.reason == m.Reason.CARD_NOT_IN_HAND
 
 
 def test_open_beggar_hand_is_shown_after_the_first_trick() -> None:
@@ -393,6 +393,6 @@ def test_a_pick_of_a_talon_group_that_does_not_exist() -> None:
     for value in ("3", "-1", "x"):
         with pytest.raises(IllegalMove) as err:
             SLOVENIAN.apply(state, Move("talon", value))
-        assert err.value.reason == m.NO_SUCH_GROUP
+        assert err.value.reason == m.Reason.NO_SUCH_TALON_GROUP
     with pytest.raises(EngineBug):
         SLOVENIAN.apply(state, Move("talon", "3"), check=False)

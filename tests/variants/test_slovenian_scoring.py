@@ -6,8 +6,8 @@ import pytest
 
 from tarok_service.engine.cards import Card
 from tarok_service.engine.options import OptionValue
-from tarok_service.variants import slovenian_data as d
-from tarok_service.variants.slovenian import SLOVENIAN, SlovenianState
+from tarok_service.variants.slovenian import data as d
+from tarok_service.variants.slovenian.rules import SLOVENIAN, SlovenianState
 
 from .slovenian_helpers import DECK, cards, finished, match, pile_worth, result_of
 

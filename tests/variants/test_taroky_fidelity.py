@@ -3,9 +3,9 @@ discarding the called tarok."""
 
 from __future__ import annotations
 
-from tarok_service.variants import taroky_data as d
-from tarok_service.variants.taroky import TAROKY
-from tarok_service.variants.taroky_state import DECK
+from tarok_service.variants.taroky import data as d
+from tarok_service.variants.taroky.rules import TAROKY
+from tarok_service.variants.taroky.state import DECK
 
 from .taroky_helpers import DEAL_A, TALON_A, cards, deal, last_legal, play, result, run_out
 

@@ -7,9 +7,9 @@ import random
 from tarok_service.engine.counting import in_threes
 from tarok_service.engine.match import MatchState
 from tarok_service.selfplay import check_hand, choose
-from tarok_service.variants import taroky_data as d
-from tarok_service.variants.taroky import TAROKY
-from tarok_service.variants.taroky_state import DECK, TarokyState
+from tarok_service.variants.taroky import data as d
+from tarok_service.variants.taroky.rules import TAROKY
+from tarok_service.variants.taroky.state import DECK, TarokyState
 
 from .taroky_helpers import (
     DEAL_A,

@@ -9,10 +9,10 @@ from tarok_service.engine import tricks as t
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.options import OptionError
 from tarok_service.engine.state import TRICKS
-from tarok_service.variants import taroky_data as d
-from tarok_service.variants.taroky import TAROKY
-from tarok_service.variants.taroky_declarations import declarations
-from tarok_service.variants.taroky_state import TarokyState
+from tarok_service.variants.taroky import data as d
+from tarok_service.variants.taroky.declarations import declarations
+from tarok_service.variants.taroky.rules import TAROKY
+from tarok_service.variants.taroky.state import TarokyState
 
 from .taroky_helpers import DEAL_A, TALON_A, cards, deal, in_tricks, play, swap
 
@@ -54,14 +54,14 @@ def test_deal_talon_first_then_sixes_from_forehand() -> None:
 def test_forehand_must_name_an_obligation() -> None:
     s = deal(DEAL_A, TALON_A)
     assert ids(s) == ["bid:basic", "bid:second", "bid:third", "bid:sixth"]
-    assert rejected(s, "pass") == m.PASS_NOT_ALLOWED
-    assert rejected(s, "bid:varsava") == m.BID_NOT_ALLOWED
+    assert rejected(s, "pass") == m.Reason.PASS_NOT_ALLOWED
+    assert rejected(s, "bid:varsava") == m.Reason.BID_NOT_ALLOWED
 
 
 def test_others_accept_or_go_higher() -> None:
     s = play(deal(DEAL_A, TALON_A), "bid:second")
     assert ids(s) == ["pass", "bid:third", "bid:sixth"]
-    assert rejected(s, "bid:basic") == m.BID_TOO_LOW
+    assert rejected(s, "bid:basic") == m.Reason.BID_TOO_LOW
 
 
 def test_basic_accepted_offers_varsava() -> None:
@@ -119,7 +119,7 @@ def test_callable_taroks(
         hands, talon = swap(hands, talon, a, b)
     s = play(deal(hands, talon, **options), "bid:basic pass pass pass pass")
     assert ids(s) == [f"call:{c}" for c in callable_]
-    assert rejected(s, "call:T12") == m.CALL_NOT_ALLOWED
+    assert rejected(s, "call:T12") == m.Reason.CALL_NOT_ALLOWED
 
 
 def test_call_and_talon_split() -> None:
@@ -146,7 +146,7 @@ def test_called_card_from_the_talon(talon_card: str, partner: int | None) -> Non
 def test_discard_restrictions() -> None:
     s = play(deal(DEAL_A, TALON_A), "bid:basic pass pass pass pass call:T19")
     for card in ("HK", "CK", "T1", "T21", "T22"):
-        assert rejected(s, f"discard:{card}") == m.DISCARD_NOT_ALLOWED
+        assert rejected(s, f"discard:{card}") == m.Reason.DISCARD_NOT_ALLOWED
     s = play(s, "discard:T2 discard:T3 discard:C7 discard:S9")
     assert s.turn == 2 and s.piles[1] == cards("T2 T3 C7 S9")
     s = play(s, "discard:S8 discard:S7")
@@ -227,7 +227,7 @@ def test_declarations_are_automatic_and_public() -> None:
 def test_binding_declarations_and_flek() -> None:
     s = declaring()
     assert ids(s) == ["pass", "announce:pagat", "announce:valat"]  # the declarer holds the pagat
-    assert rejected(s, "kontra:game") == m.KONTRA_NOT_ALLOWED
+    assert rejected(s, "kontra:game") == m.Reason.KONTRA_NOT_ALLOWED
     s = play(s, "announce:valat")
     assert ids(s) == ["pass", "announce:pagat"]
     s = play(s, "pass")  # seat 2, the partner: no flek on his own side
@@ -247,7 +247,7 @@ def test_binding_declarations_and_flek() -> None:
 
 def test_announcing_a_pagat_one_does_not_hold() -> None:
     s = play(declaring(), "pass")
-    assert rejected(s, "announce:pagat") == m.ANNOUNCEMENT_NOT_ALLOWED
+    assert rejected(s, "announce:pagat") == m.Reason.ANNOUNCEMENT_NOT_ALLOWED
 
 
 # --- trick play --------------------------------------------------------------------------------
@@ -260,13 +260,13 @@ def legal_cards(state: TarokyState) -> set[str]:
 def test_no_duty_to_overtake_and_no_emperor() -> None:
     s = in_tricks(d.BASIC, {1: "T21 T2 HK"}, [(0, "T10")], turn=1)
     assert legal_cards(s) == {"T21", "T2"}
-    assert rejected(s, "play:HK") == m.MUST_FOLLOW_SUIT
+    assert rejected(s, "play:HK") == m.Reason.MUST_FOLLOW_SUIT
     s = in_tricks(d.BASIC, {1: "T2 HK H4"}, [(0, "H1")], turn=1)
     assert legal_cards(s) == {"HK", "H4"}
-    assert rejected(s, "play:T2") == m.MUST_FOLLOW_SUIT
+    assert rejected(s, "play:T2") == m.Reason.MUST_FOLLOW_SUIT
     s = in_tricks(d.BASIC, {1: "T2 T21 SK"}, [(0, "H1")], turn=1)
     assert legal_cards(s) == {"T2", "T21"}
-    assert rejected(s, "play:SK") == m.MUST_PLAY_TAROK
+    assert rejected(s, "play:SK") == m.Reason.MUST_PLAY_TAROK
     trick = cards("T22 T21 T1 HK")
     assert t.winning_index(trick, TAROKY.trick_rules(s)) == 0  # the skyz wins: no emperor's trick
 
@@ -274,15 +274,15 @@ def test_no_duty_to_overtake_and_no_emperor() -> None:
 @pytest.mark.parametrize(
     ("hand", "trick", "legal", "move", "reason"),
     [
-        ("HK H4 T5", [(0, "HQ")], {"HK"}, "H4", m.MUST_OVERTAKE),
-        ("H3 H4 T5", [(0, "HQ")], {"H3", "H4"}, "T5", m.MUST_FOLLOW_SUIT),
-        ("T21 T5 HK", [(0, "T10")], {"T21"}, "T5", m.MUST_OVERTAKE),
-        ("T5 T1 S7", [(0, "H4")], {"T5"}, "T1", m.PAGAT_NOT_LAST_TAROK),
-        ("T5 T1 S7", [(0, "H4")], {"T5"}, "S7", m.MUST_PLAY_TAROK),
-        ("T21 T3", [(0, "T22")], {"T3"}, "T21", m.MOND_UNDER_SKIS),
-        ("T21 T12", [(0, "T10"), (2, "T22")], {"T12"}, "T21", m.MOND_UNDER_SKIS),
-        ("T1 T5", [(0, "T22")], {"T5"}, "T1", m.PAGAT_NOT_LAST_TAROK),
-        ("T1 T5 H4", [], {"T5", "H4"}, "T1", m.PAGAT_NOT_LAST_TAROK),
+        ("HK H4 T5", [(0, "HQ")], {"HK"}, "H4", m.Reason.MUST_OVERTAKE),
+        ("H3 H4 T5", [(0, "HQ")], {"H3", "H4"}, "T5", m.Reason.MUST_FOLLOW_SUIT),
+        ("T21 T5 HK", [(0, "T10")], {"T21"}, "T5", m.Reason.MUST_OVERTAKE),
+        ("T5 T1 S7", [(0, "H4")], {"T5"}, "T1", m.Reason.PAGAT_ONLY_AS_LAST_TAROK),
+        ("T5 T1 S7", [(0, "H4")], {"T5"}, "S7", m.Reason.MUST_PLAY_TAROK),
+        ("T21 T3", [(0, "T22")], {"T3"}, "T21", m.Reason.MOND_UNDER_SKIS),
+        ("T21 T12", [(0, "T10"), (2, "T22")], {"T12"}, "T21", m.Reason.MOND_UNDER_SKIS),
+        ("T1 T5", [(0, "T22")], {"T5"}, "T1", m.Reason.PAGAT_ONLY_AS_LAST_TAROK),
+        ("T1 T5 H4", [], {"T5", "H4"}, "T1", m.Reason.PAGAT_ONLY_AS_LAST_TAROK),
     ],
 )
 def test_varsava_play_rules_rejected_with_a_reason(

@@ -10,10 +10,10 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.counting import in_threes
 from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import SCORED, Trick
-from tarok_service.variants import taroky_data as d
-from tarok_service.variants.taroky import TAROKY
-from tarok_service.variants.taroky_scoring import shares, varsava_payment
-from tarok_service.variants.taroky_state import DECK, TarokyState
+from tarok_service.variants.taroky import data as d
+from tarok_service.variants.taroky.rules import TAROKY
+from tarok_service.variants.taroky.scoring import shares, varsava_payment
+from tarok_service.variants.taroky.state import DECK, TarokyState
 
 from .taroky_helpers import cards, finished, pile_worth, result, table
 

@@ -7,8 +7,8 @@ import pytest
 from tarok_service.engine import moves as m
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import TRICKS
-from tarok_service.variants.zwanzigerrufen_auction import called_tarok
-from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
+from tarok_service.variants.zwanzigerrufen.auction import called_tarok
+from tarok_service.variants.zwanzigerrufen.state import ZwanzigerState
 
 from .zwanzigerrufen_helpers import HANDS, VARIANT, cards, dealt, reason, say
 
@@ -33,16 +33,16 @@ def legal_ids(state: ZwanzigerState) -> set[str]:
 
 def test_forehand_must_announce_a_game_first() -> None:
     s = dealt()
-    assert reason(s, "pass") == m.FOREHAND_MUST_ANNOUNCE
-    assert reason(s, "announce:valat") == m.NO_GAME_YET
-    assert reason(s, "kontra:game") == m.NO_GAME_YET
+    assert reason(s, "pass") == m.Reason.FOREHAND_MUST_ANNOUNCE
+    assert reason(s, "announce:valat") == m.Reason.NO_GAME_ANNOUNCED_YET
+    assert reason(s, "kontra:game") == m.Reason.NO_GAME_ANNOUNCED_YET
     assert legal_ids(s) == {"bid:call", "bid:solo"}  # 4 suit cards: no colour solo
 
 
 def test_illegal_move_raises_with_its_reason() -> None:
     with pytest.raises(IllegalMove) as err:
         VARIANT.apply(dealt(), Move("pass"))
-    assert err.value.reason == m.FOREHAND_MUST_ANNOUNCE
+    assert err.value.reason == m.Reason.FOREHAND_MUST_ANNOUNCE
 
 
 def test_call_names_xx_and_its_holder_is_the_partner() -> None:
@@ -81,18 +81,18 @@ def test_call_impossible_when_holding_xx_to_xvi() -> None:
         "T1 T9 T8 T7 CC CJ C10 DJ D1 S10",
     )
     s = dealt(hands)
-    assert reason(s, "bid:call") == m.NO_TAROK_TO_CALL
+    assert reason(s, "bid:call") == m.Reason.NO_TAROK_TO_CALL
     assert legal_ids(s) == {"bid:solo"}
 
 
 def test_call_only_for_forehand() -> None:
     s = say(dealt(), "bid:call")
-    assert reason(s, "bid:call") == m.CALL_FOREHAND_ONLY
+    assert reason(s, "bid:call") == m.Reason.CALL_FOREHAND_ONLY
 
 
 def test_colour_solo_needs_five_suit_cards() -> None:
     s = dealt()
-    assert reason(s, "bid:colour_solo") == m.COLOUR_SOLO_NEEDS_SUITS
+    assert reason(s, "bid:colour_solo") == m.Reason.COLOUR_SOLO_NEEDS_SUIT_CARDS
     s = say(s, "bid:call")
     assert reason(s, "bid:colour_solo") is None  # seat 1: five suit cards
     assert reason(dealt(colour_solo_min_suits=6), "bid:colour_solo", seat=1) is not None
@@ -100,8 +100,8 @@ def test_colour_solo_needs_five_suit_cards() -> None:
 
 def test_higher_game_must_be_higher() -> None:
     s = say(dealt(), "bid:call bid:solo")
-    assert reason(s, "bid:colour_solo") == m.BID_TOO_LOW
-    assert reason(s, "bid:solo") == m.BID_TOO_LOW
+    assert reason(s, "bid:colour_solo") == m.Reason.BID_TOO_LOW
+    assert reason(s, "bid:solo") == m.Reason.BID_TOO_LOW
 
 
 def test_accepted_player_may_only_add() -> None:
@@ -109,7 +109,7 @@ def test_accepted_player_may_only_add() -> None:
     # seat 0 (the caller) has neither passed nor added; seat 1 passed: accepted
     assert s.turn == 0
     s = say(s, "pass")
-    assert reason(s, "bid:solo") == m.ALREADY_ACCEPTED
+    assert reason(s, "bid:solo") == m.Reason.ALREADY_ACCEPTED_THE_GAME
     assert reason(s, "kontra:valat_against") is None
 
 
@@ -117,7 +117,7 @@ def test_addition_counts_as_acceptance() -> None:
     s = say(dealt(), "bid:call announce:absolut pass pass")
     assert s.turn == 0
     s = say(s, "announce:valat")
-    assert reason(s, "bid:solo") == m.ALREADY_ACCEPTED
+    assert reason(s, "bid:solo") == m.Reason.ALREADY_ACCEPTED_THE_GAME
 
 
 def test_higher_game_wipes_out_additions_and_kontras() -> None:
@@ -158,7 +158,7 @@ def test_additions_belong_to_the_announcers_side() -> None:
 
 def test_opponents_absolut_only_after_kontra() -> None:
     s = say(dealt(), "bid:call pass")
-    assert reason(s, "announce:absolut") == m.ABSOLUT_NEEDS_KONTRA
+    assert reason(s, "announce:absolut") == m.Reason.ABSOLUT_NEEDS_KONTRA
     s = say(s, "kontra:game pass pass")
     assert reason(s, "announce:absolut", seat=2) is None
 
@@ -174,28 +174,28 @@ def test_opponent_pagat_needs_no_kontra() -> None:
 
 def test_pagat_only_by_its_holder() -> None:
     s = say(dealt(), "bid:call")
-    assert reason(s, "announce:pagat") == m.PAGAT_NOT_HELD
+    assert reason(s, "announce:pagat") == m.Reason.PAGAT_NOT_HELD
 
 
 def test_no_pagat_in_colour_solo() -> None:
     s = say(dealt(), "bid:call pass pass bid:colour_solo")
-    assert reason(s, "announce:pagat", seat=3) == m.NOT_IN_COLOUR_SOLO
+    assert reason(s, "announce:pagat", seat=3) == m.Reason.NOT_IN_COLOUR_SOLO
 
 
 def test_an_addition_is_announced_once_per_side() -> None:
     s = say(dealt(), "bid:call announce:absolut pass pass")
-    assert reason(s, "announce:absolut") == m.ALREADY_ANNOUNCED
+    assert reason(s, "announce:absolut") == m.Reason.ALREADY_ANNOUNCED
     assert reason(s, "announce:valat") is None
 
 
 def test_after_valat_only_kontra_on_valat() -> None:
     s = say(dealt(), "bid:call announce:valat")
-    assert reason(s, "announce:pagat", seat=3) == m.ONLY_KONTRA_ON_VALAT
-    assert reason(s, "kontra:game") == m.ONLY_KONTRA_ON_VALAT
-    assert reason(s, "announce:absolut") == m.ONLY_KONTRA_ON_VALAT
+    assert reason(s, "announce:pagat", seat=3) == m.Reason.ONLY_KONTRA_ON_VALAT
+    assert reason(s, "kontra:game") == m.Reason.ONLY_KONTRA_ON_VALAT
+    assert reason(s, "announce:absolut") == m.Reason.ONLY_KONTRA_ON_VALAT
     assert reason(s, "kontra:valat") is None
     s = say(s, "kontra:valat")
-    assert reason(s, "kontra:valat") == m.KONTRA_WRONG_SIDE
+    assert reason(s, "kontra:valat") == m.Reason.KONTRA_BY_WRONG_SIDE
     s = say(s, "pass kontra:valat")  # seat 0 (caller) rekontras the valat
     assert s.level("valat") == 2
 
@@ -213,29 +213,29 @@ def test_kontra_rekontra_subkontra_on_the_game() -> None:
     assert reason(s, "kontra:game") is None  # seat 3: opponent subkontras
     s = say(s, "kontra:game")
     assert s.level("game") == 3
-    assert reason(s, "kontra:game") == m.KONTRA_LIMIT
+    assert reason(s, "kontra:game") == m.Reason.KONTRA_LIMIT_REACHED
 
 
 def test_kontra_by_the_wrong_side() -> None:
     s = say(dealt(), "bid:call")
-    assert reason(s, "kontra:game") == m.KONTRA_WRONG_SIDE  # seat 1 is the partner
+    assert reason(s, "kontra:game") == m.Reason.KONTRA_BY_WRONG_SIDE  # seat 1 is the partner
     s = say(dealt(PARTNER_2), "bid:call kontra:game")
-    assert reason(s, "kontra:game", seat=3) == m.KONTRA_WRONG_SIDE  # opponent re
+    assert reason(s, "kontra:game", seat=3) == m.Reason.KONTRA_BY_WRONG_SIDE  # opponent re
 
 
 def test_kontra_on_an_addition_needs_the_addition() -> None:
     s = say(dealt(), "bid:call")
-    assert reason(s, "kontra:absolut_against") == m.NOT_ANNOUNCED
+    assert reason(s, "kontra:absolut_against") == m.Reason.NOT_ANNOUNCED
     s = say(s, "announce:absolut")
     assert reason(s, "kontra:absolut") is None  # seat 2, opponent
     s = say(s, "kontra:absolut")
     assert s.level("absolut") == 1
-    assert reason(s, "kontra:absolut") == m.KONTRA_WRONG_SIDE  # seat 3, opponent again
+    assert reason(s, "kontra:absolut") == m.Reason.KONTRA_BY_WRONG_SIDE  # seat 3, opponent again
 
 
 def test_max_kontra_option_limits_the_chain() -> None:
     s = say(dealt(PARTNER_2, max_kontra=1), "bid:call kontra:game")
-    assert reason(s, "kontra:game") == m.KONTRA_LIMIT
+    assert reason(s, "kontra:game") == m.Reason.KONTRA_LIMIT_REACHED
 
 
 # --- the trull holder's duty ------------------------------------------------------------
@@ -244,8 +244,8 @@ def test_max_kontra_option_limits_the_chain() -> None:
 def test_opponent_holding_the_trull_must_kontra() -> None:
     s = say(dealt(TRULL_2), "bid:call pass")
     assert s.turn == 2
-    assert reason(s, "pass") == m.TRULL_MUST_KONTRA
-    assert reason(s, "announce:pagat") == m.TRULL_MUST_KONTRA
+    assert reason(s, "pass") == m.Reason.TRULL_HOLDER_MUST_KONTRA
+    assert reason(s, "announce:pagat") == m.Reason.TRULL_HOLDER_MUST_KONTRA
     assert reason(s, "kontra:game") is None
     assert legal_ids(s) == {"kontra:game", "bid:solo", "bid:colour_solo"}
     s = say(s, "kontra:game pass kontra:game pass")
@@ -276,4 +276,4 @@ def test_no_trull_duty_for_the_partner_or_in_solo() -> None:
 def test_no_trull_duty_without_kontras() -> None:
     s = say(dealt(TRULL_2, max_kontra=0), "bid:call pass")
     assert reason(s, "pass") is None
-    assert reason(s, "kontra:game") == m.KONTRA_LIMIT
+    assert reason(s, "kontra:game") == m.Reason.KONTRA_LIMIT_REACHED

@@ -10,13 +10,13 @@ import pytest
 from tarok_service import selfplay
 from tarok_service.engine import moves as m
 from tarok_service.engine.cards import Card
-from tarok_service.engine.moves import IllegalMove, Move
-from tarok_service.variants.zwanzigerrufen_auction import CANDIDATES
-from tarok_service.variants.zwanzigerrufen_state import Kind, Phase, ZwanzigerState
+from tarok_service.engine.moves import IllegalMove, Move, MoveKind
+from tarok_service.variants.zwanzigerrufen.auction import CANDIDATES
+from tarok_service.variants.zwanzigerrufen.state import Phase, ZwanzigerState
 
 from .zwanzigerrufen_helpers import DECK, VARIANT, rules
 
-GENERIC = {m.ILLEGAL_MOVE, m.WRONG_PHASE, m.UNKNOWN_MOVE}
+GENERIC = {m.Reason.ILLEGAL_MOVE, m.Reason.WRONG_PHASE, m.Reason.UNKNOWN_MOVE}
 
 
 def random_hand(rng: random.Random) -> tuple[ZwanzigerState, list[Move]]:
@@ -27,7 +27,7 @@ def random_hand(rng: random.Random) -> tuple[ZwanzigerState, list[Move]]:
     log: list[Move] = []
     while not state.finished:
         legal = VARIANT.legal_moves(state)
-        passes = [mv for mv in legal if mv.kind == Kind.PASS]
+        passes = [mv for mv in legal if mv.kind == MoveKind.PASS]
         move = passes[0] if passes and rng.random() < 0.5 else rng.choice(legal)
         assert all(VARIANT.label(state, mv) for mv in legal)
         _check_rejections(state, legal)
@@ -43,7 +43,7 @@ def _check_rejections(state: ZwanzigerState, legal: list[Move]) -> None:
         others = [mv for mv in CANDIDATES if mv not in legal]
     else:
         assert state.turn is not None
-        others = [Move(Kind.PLAY, DECK.codes[c]) for c in state.hands[state.turn]]
+        others = [Move(MoveKind.PLAY, DECK.codes[c]) for c in state.hands[state.turn]]
         others = [mv for mv in others if mv not in legal]
     for move in others:
         with pytest.raises(IllegalMove) as err:

@@ -9,7 +9,7 @@ from tarok_service.engine.counting import plain
 from tarok_service.engine.match import MatchState
 from tarok_service.engine.options import OptionError
 from tarok_service.engine.state import REDEAL
-from tarok_service.variants.zwanzigerrufen import needs_redeal
+from tarok_service.variants.zwanzigerrufen.rules import needs_redeal
 
 from .zwanzigerrufen_helpers import DECK, HANDS, VARIANT, cards, dealt
 

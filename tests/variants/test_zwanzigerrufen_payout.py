@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from tarok_service.engine.outcome import HandResult
-from tarok_service.variants.zwanzigerrufen_payout import game_value, payout
+from tarok_service.variants.zwanzigerrufen.payout import game_value, payout
 
 
 def result(scores: tuple[int, ...], team: tuple[int, ...]) -> HandResult:

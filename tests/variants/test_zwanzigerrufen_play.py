@@ -10,7 +10,7 @@ from tarok_service.engine import moves as m
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import SCORED
-from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
+from tarok_service.variants.zwanzigerrufen.state import ZwanzigerState
 
 from .zwanzigerrufen_helpers import (
     HANDS,
@@ -56,7 +56,7 @@ def test_follow_suit_else_tarok_without_overtaking() -> None:
     assert legal_codes(s) == ["HC", "HJ", "H1"]  # seat 2 follows; any heart
     with pytest.raises(IllegalMove) as err:
         VARIANT.apply(s, Move("play", "T21"))
-    assert err.value.reason == m.MUST_FOLLOW_SUIT
+    assert err.value.reason == m.Reason.MUST_FOLLOW_SUIT
 
 
 def test_tarok_led_must_be_answered_with_any_tarok() -> None:
@@ -64,7 +64,7 @@ def test_tarok_led_must_be_answered_with_any_tarok() -> None:
     assert legal_codes(s) == ["T5", "T11", "T15", "T16", "T20"]
     with pytest.raises(IllegalMove) as err:
         VARIANT.apply(s, Move("play", "DK"))
-    assert err.value.reason == m.MUST_FOLLOW_SUIT
+    assert err.value.reason == m.Reason.MUST_FOLLOW_SUIT
 
 
 def test_void_in_suit_and_taroks_plays_anything() -> None:
@@ -77,7 +77,7 @@ def test_void_must_play_a_tarok_reason() -> None:
     s = play_cards(tricks_phase(), ["HK"])
     with pytest.raises(IllegalMove) as err:
         VARIANT.apply(s, Move("play", "DK"))
-    assert err.value.reason == m.MUST_PLAY_TAROK
+    assert err.value.reason == m.Reason.MUST_PLAY_TAROK
 
 
 # --- pagat and trull trick --------------------------------------------------------------
@@ -89,7 +89,7 @@ def test_announced_pagat_is_kept_for_the_last_trick() -> None:
     assert legal_codes(s) == ["T7", "T8", "T9"]  # seat 3 keeps the pagat back
     with pytest.raises(IllegalMove) as err:
         VARIANT.apply(s, Move("play", "T1"))
-    assert err.value.reason == m.ULTIMO_CARD_HELD
+    assert err.value.reason == m.Reason.ANNOUNCED_CARD_MUST_BE_HELD
 
 
 def test_silent_pagat_may_be_played_any_time() -> None:
@@ -155,7 +155,7 @@ def test_colour_solo_no_tarok_lead_while_holding_suit_cards() -> None:
     assert legal_codes(s) == ["HK"]
     with pytest.raises(IllegalMove) as err:
         VARIANT.apply(s, Move("play", "T22"))
-    assert err.value.reason == m.TAROK_LEAD_NOT_ALLOWED
+    assert err.value.reason == m.Reason.TAROK_LEAD_NOT_ALLOWED
 
 
 def test_colour_solo_tarok_lead_when_only_taroks_are_left() -> None:

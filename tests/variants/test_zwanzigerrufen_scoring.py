@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tarok_service.variants.zwanzigerrufen_scoring import Outcome, lines, outcome, units
+from tarok_service.variants.zwanzigerrufen.scoring import Outcome, lines, outcome, units
 
 from .test_zwanzigerrufen_play import play_out
 from .zwanzigerrufen_helpers import DECK, rules

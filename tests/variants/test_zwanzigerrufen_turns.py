@@ -9,8 +9,8 @@ import pytest
 from tarok_service.engine import moves as m
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import TRICKS
-from tarok_service.variants import zwanzigerrufen_data as d
-from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
+from tarok_service.variants.zwanzigerrufen import data as d
+from tarok_service.variants.zwanzigerrufen.state import ZwanzigerState
 
 from .zwanzigerrufen_helpers import HANDS, VARIANT, dealt, reason
 
@@ -81,11 +81,15 @@ def test_three_passes_count_turns_not_statements() -> None:
 @pytest.mark.parametrize(
     ("moves", "move_id", "why"),
     [
-        ("bid:solo", "pass", m.TURN_STARTED),  # a turn with statements is ended by `end`
-        ("bid:call", "bid:solo", m.TURN_STARTED),  # one game per turn
-        ("bid:call announce:pagat", "bid:solo", m.TURN_STARTED),
-        ("", "end", m.NOTHING_SAID),  # nothing said: pass instead
-        ("bid:call end", "end", m.NOTHING_SAID),
+        (
+            "bid:solo",
+            "pass",
+            m.Reason.TURN_ALREADY_STARTED,
+        ),  # a turn with statements is ended by `end`
+        ("bid:call", "bid:solo", m.Reason.TURN_ALREADY_STARTED),  # one game per turn
+        ("bid:call announce:pagat", "bid:solo", m.Reason.TURN_ALREADY_STARTED),
+        ("", "end", m.Reason.NOTHING_SAID_THIS_TURN),  # nothing said: pass instead
+        ("bid:call end", "end", m.Reason.NOTHING_SAID_THIS_TURN),
     ],
 )
 def test_turn_reasons(moves: str, move_id: str, why: str) -> None:

@@ -8,9 +8,9 @@ from dataclasses import replace
 from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import OptionValue, Rules
-from tarok_service.variants import zwanzigerrufen_auction as auction
-from tarok_service.variants.zwanzigerrufen import ZWANZIGERRUFEN
-from tarok_service.variants.zwanzigerrufen_state import ZwanzigerState
+from tarok_service.variants.zwanzigerrufen import auction as auction
+from tarok_service.variants.zwanzigerrufen.rules import ZWANZIGERRUFEN
+from tarok_service.variants.zwanzigerrufen.state import ZwanzigerState
 
 VARIANT = ZWANZIGERRUFEN
 DECK = VARIANT.deck(VARIANT.make_rules(4))

@@ -18,11 +18,11 @@ import numpy as np
 import pyspiel
 
 from tarok_service.bots.heuristic import HeuristicBot
-from tarok_service.bots.pimc import SAMPLERS
 from tarok_service.engine.moves import Move
 from tarok_service.engine.options import Rules
 from tarok_service.engine.variant import Variant
 from tarok_service.engine.view import View
+from tarok_service.variants.registry import find_rule_set
 
 from .game import GAMES, TarokGame, TarokState
 
@@ -60,7 +60,7 @@ def game_for(variant: Variant[Any], rules: Rules) -> TarokGame:
 def state_for(game: TarokGame, view: View, rng: random.Random) -> TarokState | None:
     """A state consistent with `view` (unseen cards dealt by the rule set's sampler), or None
     when the sampler cannot build one for this phase."""
-    sampler = SAMPLERS.get(game.variant.id)
+    sampler = find_rule_set(game.variant.id).sampler
     if sampler is None or view.seat is None:
         return None
     sampled = sampler.sample(view, game.rules, rng)

@@ -20,7 +20,7 @@ from tarok_service.engine.options import OptionValue, Rules
 from tarok_service.engine.state import HandState
 from tarok_service.engine.variant import Variant
 from tarok_service.engine.view import View
-from tarok_service.variants.registry import find_variant
+from tarok_service.variants.registry import all_rule_sets, find_rule_set, find_variant
 
 from .actions import ActionSpace
 from .observe import Tensors, view_string
@@ -31,18 +31,10 @@ PHASES = (
     "declare", "declaring", "tricks", "matto", "scored", "redeal",
 )  # fmt: skip
 MAX_MOVES = 600  # far above the longest hand of any rule set
-# Bounds on one hand's score per seat (valat with every kontra and a radelc, the sixth
-# obligation with every flek, ...): generous, for algorithms that normalise returns.
-UTILITY_BOUND = {"slovenian": 20000.0, "double_tarok": 40000.0, "zwanzigerrufen": 2000.0}
-DEFAULT_BOUND = 100000.0
-
-# OpenSpiel name -> (rule set id, default player count)
+# OpenSpiel name -> (rule set id, default player count), from each rule set's registered
+# OpenSpiel mapping (`tarok_service.variants.ruleset.OpenSpielGame`).
 GAMES: dict[str, tuple[str, int]] = {
-    "python_tarok_slovenian": ("slovenian", 4),
-    "python_tarok_double": ("double_tarok", 4),
-    "python_tarok_zwanzigerrufen": ("zwanzigerrufen", 4),
-    "python_tarok_taroky": ("taroky", 4),
-    "python_tarok_bolognese": ("tarocco_bolognese", 4),
+    rs.openspiel.name: (rs.id, rs.openspiel.players) for rs in all_rule_sets() if rs.openspiel
 }
 
 
@@ -69,7 +61,9 @@ class TarokGame(pyspiel.Game):  # type: ignore[misc]
         self.deck: Deck = self.variant.deck(self.rules)
         self.space = ActionSpace(self.variant, players)
         self.tensors = Tensors(self.deck, players, PHASES)
-        bound = UTILITY_BOUND.get(variant_id, DEFAULT_BOUND)
+        mapping = find_rule_set(variant_id).openspiel
+        assert mapping is not None  # GAMES lists only rule sets with a mapping
+        bound = mapping.utility_bound
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
             max_chance_outcomes=max(len(self.deck.cards), players),

@@ -7,10 +7,10 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tarok_service.bots.pimc import SAMPLERS
 from tarok_service.engine.cards import Card
 from tarok_service.engine.moves import IllegalMove, Move
 from tarok_service.engine.state import HandState
+from tarok_service.variants.registry import find_rule_set
 
 from .observe import view_string
 
@@ -46,7 +46,7 @@ def redeal(
     after each move when they are known (re-deals), or just the current one (the sampler);
     None when neither finds one."""
     view = game.variant.view(states[-1], seat)
-    sampler = SAMPLERS.get(game.variant.id)
+    sampler = find_rule_set(game.variant.id).sampler
     if sampler is not None:
         sampled = sampler.sample(view, game.rules, rng)
         if sampled is not None:

@@ -13,11 +13,12 @@ from typing import Any
 from tarok_proto.tarok.v1 import events_pb2 as ev
 
 from ...engine.cards import Card, Deck
+from ...engine.fastcopy import evolve
 from ...engine.match import RECORDED, MatchState, Settlement
 from ...engine.moves import Move
 from ...engine.options import Rules
 from ...engine.outcome import HandResult
-from ...engine.state import HandState, evolve
+from ...engine.state import HandState
 from ...engine.variant import Variant
 from ...variants.registry import find_variant
 from .. import errors as e

@@ -15,12 +15,11 @@ from tarok_proto.tarok.v1 import labels_pb2, moves_pb2, views_pb2
 
 from ...engine import cards as c
 from ...engine.cards import Card, Deck
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.state import HandState
 from ...engine.variant import Variant
 from ...engine.view import Fact
 from ...variants import vocabulary as v
-from ...variants.zwanzigerrufen_data import AGAINST
 from .. import errors as e
 from .i18n import DEFAULT_LOCALE, Labels
 
@@ -46,8 +45,8 @@ _TALON_CHOICES = ("keep", "reject")
 def word(labels: Labels, kind: str, ident: str) -> str:
     """The label of an id; a Zwanzigerrufen addition of the opponents ("pagat_against") is
     the addition's word marked as against the game."""
-    if kind == v.BONUS and ident.endswith(AGAINST):
-        return labels.text("against", item=labels.term(kind, ident.removesuffix(AGAINST)))
+    if kind == v.BONUS and ident.endswith(v.AGAINST):
+        return labels.text("against", item=labels.term(kind, ident.removesuffix(v.AGAINST)))
     return labels.term(kind, ident)
 
 
@@ -139,7 +138,7 @@ def _italian(labels: Labels, deck: Deck, card: Card) -> str:
 
 def kontra_level(facts: Iterable[Fact], item: str) -> int:
     """The kontra level `item` has reached so far, from the public kontra facts."""
-    return max((f.level for f in facts if f.kind == "kontra" and f.value == item), default=0)
+    return max((f.level for f in facts if f.kind == MoveKind.KONTRA and f.value == item), default=0)
 
 
 def kontra_name(variant: Variant[Any], level: int) -> str:
@@ -153,14 +152,14 @@ def move_params(variant: Variant[Any], facts: Iterable[Fact], move: Move) -> dic
     kind = _VALUE_KIND.get(move.kind)
     if not move.value:
         return {}
-    if move.kind == "kontra":
+    if move.kind == MoveKind.KONTRA:
         level = kontra_level(facts, move.value) + 1
         return {
             "bonus": move.value,
             "level": str(level),
             "kontra": kontra_name(variant, level),
         }
-    if move.kind == "talon":
+    if move.kind == MoveKind.TALON:
         return {_talon_value(move.value): move.value}
     return {_PARAM_NAME.get(kind or "", "value"): move.value}
 
@@ -184,27 +183,27 @@ def move_label(
     """A legal move in words: "Licitiraj berač", "Igraj XXI", "Kontra: igra"."""
     kind = _VALUE_KIND.get(move.kind)
     params = move_params(variant, facts, move)
-    if move.kind == "kontra":
+    if move.kind == MoveKind.KONTRA:
         level = word(labels, "kontra", params["kontra"])
         return labels.text("move_kontra", level=level, item=word(labels, v.BONUS, move.value))
-    if move.kind == "pass":
+    if move.kind == MoveKind.PASS:
         key = f"move.pass_{state.phase}"
         return (
             labels.lookup(key) or word(labels, "move", "pass")
             if labels.has(key)
             else word(labels, "move", "pass")
         )
-    if move.kind == "talon" and "group" in params:
+    if move.kind == MoveKind.TALON and "group" in params:
         cards = variant.talon_group(state, int(move.value))
         shown = " ".join(card_text(labels, deck, x) for x in cards)
         return labels.text("move_pick", cards=shown)
-    if move.kind == "talon" and "card" in params:
+    if move.kind == MoveKind.TALON and "card" in params:
         return labels.text("move_take", value=card_label(labels, move.value, deck))
-    called = variant.call_cards(state, move.value) if move.kind == "call" else None
+    called = variant.call_cards(state, move.value) if move.kind == MoveKind.CALL else None
     if called is not None:
         shown = " + ".join(card_text(labels, deck, x) for x in called)
         return labels.text("move_call", value=shown)
-    if move.kind == "declare":
+    if move.kind == MoveKind.DECLARE:
         return _declare_label(labels, variant, state)
     if kind == v.CARD:
         value = card_label(labels, move.value, deck)
@@ -234,7 +233,7 @@ def legal_move_msg(
     on the move alone: copy, never change)."""
     if move.kind not in _PLAIN_MOVES:
         return _legal_move(labels, variant, deck, state, facts, move)
-    key = (deck.name, state.phase if move.kind == "pass" else "", move)
+    key = (deck.name, state.phase if move.kind == MoveKind.PASS else "", move)
     return _memo(_MOVES, key, labels, lambda w: _legal_move(w, variant, deck, state, (), move))
 
 
@@ -307,25 +306,25 @@ def fact_value(variant: Variant[Any], deck: Deck, labels: Labels, fact: Fact) ->
     """A fact's value as a term of its vocabulary."""
     kind = _VALUE_KIND.get(fact.kind, "")
     params: dict[str, str] = {}
-    if fact.kind == "kontra":
+    if fact.kind == MoveKind.KONTRA:
         params = {"level": str(fact.level), "kontra": kontra_name(variant, max(fact.level, 1))}
-    if fact.kind == "bid" and fact.value == "pass":
+    if fact.kind == MoveKind.BID and fact.value == "pass":
         return term(labels, "move", "pass")
-    if fact.kind == "declare":
+    if fact.kind == MoveKind.DECLARE:
         parts = [p.split(" x") for p in fact.value.split(",") if " x" in p]
         label = ", ".join(combination_label(labels, n, int(k)) for n, k in parts)
         return labels_pb2.Term(kind=v.COMBINATION, id=fact.value, label=label)
-    if fact.kind == "talon" and _talon_value(fact.value) == "group":
+    if fact.kind == MoveKind.TALON and _talon_value(fact.value) == "group":
         label = labels.text("talon_group", n=int(fact.value) + 1)
         return labels_pb2.Term(kind=v.GROUP, id=fact.value, label=label)
-    if kind == v.CARD or (fact.kind == "talon" and _talon_value(fact.value) == "card"):
+    if kind == v.CARD or (fact.kind == MoveKind.TALON and _talon_value(fact.value) == "card"):
         codes = [x for x in fact.value.split(",") if x]
         label = " ".join(card_label(labels, x, deck) for x in codes)
         return labels_pb2.Term(kind=v.CARD, id=fact.value, label=label)
     if not kind:
         return labels_pb2.Term(kind="value", id=fact.value, label=fact.value)
     out = _term(labels, kind, fact.value, params)
-    if fact.kind == "kontra":
+    if fact.kind == MoveKind.KONTRA:
         out.label = labels.text(
             "move_kontra", level=word(labels, "kontra", params["kontra"]), item=out.label
         )

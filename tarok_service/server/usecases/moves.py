@@ -82,7 +82,7 @@ def decide(
     assert hand is not None
     if hand.turn != seat:
         turn = "" if hand.turn is None else str(hand.turn)
-        raise e.precondition(m.NOT_YOUR_TURN, f"it is not seat {seat}'s turn", turn=turn)
+        raise e.precondition(m.Reason.NOT_YOUR_TURN, f"it is not seat {seat}'s turn", turn=turn)
     try:
         after = table.variant.apply(hand, move, check=True)
     except IllegalMove as err:
