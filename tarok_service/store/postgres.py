@@ -16,20 +16,30 @@ goes through the single-append statement, whose unique-key errors are mapped to
 `VersionConflict` / `DuplicateRequest`. Each store instance keeps one dedicated LISTEN
 connection, on a thread of its own (`_pglisten.py`), and fans notifications out to its
 in-process waiters; a watcher on one replica therefore sees moves made on another.
+
+With a bus (`bus_url`, NATS: `_natsbus.py`) the replicas tell each other of new versions
+over it instead: no NOTIFY is sent inside the append (PostgreSQL takes a global lock at the
+commit of a transaction that notified) and no LISTEN connection is held.
+
+High availability: the DSN may name several hosts (`postgresql://u@a:5432,b:5432,c:5432/db
+?target_session_attrs=read-write`); every connection (pool, writer, listener) is bounded as
+`_pgconn.py` says, a read that outlasts the limit has its connection cut, and an append
+whose connection died in flight is resolved by reading it back (`_pgwrite.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+from ._natsbus import NatsBus
 from ._pending import Pending, Row
+from ._pgconn import connect_kwargs, interrupt
 from ._pglisten import PgListener
 from ._pgwrite import FIND, PRIMARY_KEY, REQUEST_INDEX, VERSION, PgWriter
 from ._wakeup import TableSignals, wait_for_version
@@ -101,6 +111,7 @@ class PostgresEventStore:
         recheck_interval: float = 5.0,
         open_timeout: float = 10.0,
         timeout: float = 3.0,
+        bus_url: str | None = None,
     ) -> None:
         self._dsn = dsn
         self._timeout = timeout  # longest wait for a pooled connection
@@ -113,6 +124,7 @@ class PostgresEventStore:
         self._signals = TableSignals()
         self._listener: PgListener | None = None  # the LISTEN connection's thread
         self._writer: PgWriter | None = None  # the group commit's thread and connection
+        self._bus = None if bus_url is None else NatsBus(bus_url, self._signals, timeout)
 
     @property
     def dsn(self) -> str:
@@ -129,7 +141,7 @@ class PostgresEventStore:
             # was taken from the pool: the store still opens at most max_size + 1 (LISTEN).
             min_size=min(self._min_size, max(1, self._max_size - 1)),
             max_size=max(1, self._max_size - 1),
-            kwargs={"autocommit": True, "connect_timeout": _connect_timeout(self._timeout)},
+            kwargs=connect_kwargs(self._timeout),
             open=False,
             timeout=self._timeout,
             # Give up on a failing reconnection soon: the pool then grows again on demand at
@@ -137,18 +149,23 @@ class PostgresEventStore:
             reconnect_timeout=self._timeout,
         )
         await pool.open(wait=True, timeout=self._open_timeout)
-        timeout = _connect_timeout(self._timeout)
-        listener = PgListener(self._dsn, timeout, self._signals, asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        listener = None
         try:
             await _create_schema(pool)
-            await asyncio.to_thread(listener.connect)
+            if self._bus is not None:
+                await self._bus.open()
+            else:
+                listener = PgListener(self._dsn, self._timeout, self._signals, loop)
+                await asyncio.to_thread(listener.connect)
         except BaseException:
             await pool.close()
             raise
         self._pool = pool
-        self._writer = PgWriter(self._dsn, timeout, asyncio.get_running_loop())
+        self._writer = PgWriter(self._dsn, self._timeout, loop, notify=self._bus is None)
         self._listener = listener
-        listener.start()
+        if listener is not None:
+            listener.start()
 
     async def close(self) -> None:
         """Stop listening and close every connection (appends being written finish first)."""
@@ -161,6 +178,8 @@ class PostgresEventStore:
         if self._listener is not None:
             listener, self._listener = self._listener, None
             await listener.close()
+        if self._bus is not None:
+            await self._bus.close()
         await pool.close()
         self._signals.wake_all()
 
@@ -182,6 +201,8 @@ class PostgresEventStore:
         writer.submit(Pending(table_id, expected_version, request_id, rows, future))
         new_version = await future
         self._signals.wake(table_id, new_version)
+        if self._bus is not None:
+            await self._bus.publish(table_id, new_version)
         return new_version
 
     @_guarded
@@ -189,7 +210,7 @@ class PostgresEventStore:
         self, table_id: str, after: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
         """Return events with seq > `after`, ascending, at most `limit`."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(_READ, (table_id, after, limit))
             rows = await cur.fetchall()
         return [StoredEvent(t, int(s), ty, bytes(p), r, float(c)) for t, s, ty, p, r, c in rows]
@@ -197,7 +218,7 @@ class PostgresEventStore:
     @_guarded
     async def version(self, table_id: str) -> int:
         """Return the table's last seq, 0 when empty."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(VERSION, (table_id,))
             row = await cur.fetchone()
         return 0 if row is None else int(row[0])
@@ -205,7 +226,7 @@ class PostgresEventStore:
     @_guarded
     async def find_request(self, table_id: str, request_id: str) -> int | None:
         """Return the seq of the event carrying `request_id`, or None."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(FIND, (table_id, request_id))
             row = await cur.fetchone()
         return None if row is None else int(row[0])
@@ -213,7 +234,7 @@ class PostgresEventStore:
     @_guarded
     async def list_tables(self, limit: int = 100) -> list[str]:
         """Return up to `limit` table ids in ascending order."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(_TABLES, (limit,))
             rows = await cur.fetchall()
         return [str(row[0]) for row in rows]
@@ -221,19 +242,26 @@ class PostgresEventStore:
     @_guarded
     async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
         """Return the version once it is > `after`, or the version after `timeout` s."""
-        return await wait_for_version(
-            self._signals,
-            table_id,
-            after,
-            timeout,
-            lambda: self.version(table_id),
-            recheck=self._recheck,
-        )
+        bus = self._bus
+        if bus is not None:
+            await bus.watch(table_id)  # subscribed before the version is read
+        try:
+            return await wait_for_version(
+                self._signals,
+                table_id,
+                after,
+                timeout,
+                lambda: self.version(table_id),
+                recheck=self._recheck,
+            )
+        finally:
+            if bus is not None:
+                bus.unwatch(table_id)
 
     @_guarded
     async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
         """Keep a snapshot beside the log; see `EventStore.save_snapshot`."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             await conn.execute(_SAVE_SNAPSHOT, (table_id, seq, payload))
 
     @_guarded
@@ -242,7 +270,7 @@ class PostgresEventStore:
     ) -> tuple[int, bytes] | None:
         """The latest snapshot at or before `at_most`; see `EventStore.latest_snapshot`."""
         bound = _NO_BOUND if at_most is None else at_most
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(_LATEST_SNAPSHOT, (table_id, bound))
             row = await cur.fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
@@ -253,7 +281,7 @@ class PostgresEventStore:
     ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
         """The latest snapshot and the events a load needs; see `EventStore.read_tail`."""
         bound = _NO_BOUND if at_most is None else at_most
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(_READ_TAIL, {"t": table_id, "m": bound})
             rows = await cur.fetchall()
         if not rows:
@@ -277,16 +305,23 @@ class PostgresEventStore:
         with contextlib.suppress(Exception):
             await pool.check()
 
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """A pooled connection whose use is bounded: past twice the store's timeout its
+        socket is cut (a frozen server's kernel may still acknowledge every packet, and
+        then nothing else ends the wait), so the call fails as StoreUnavailable."""
+        async with self._db().connection() as conn:
+            handle = asyncio.get_running_loop().call_later(2 * self._timeout, interrupt, conn)
+            try:
+                yield conn
+            finally:
+                handle.cancel()
+
     def _db(self) -> AsyncConnectionPool[Any]:
         """The open pool, or StoreClosed."""
         if self._pool is None:
             raise StoreClosed()
         return self._pool
-
-
-def _connect_timeout(timeout: float) -> int:
-    """libpq's connect_timeout (whole seconds, at least 2: libpq ignores 1)."""
-    return max(2, math.ceil(timeout))
 
 
 async def _create_schema(pool: AsyncConnectionPool[Any]) -> None:
