@@ -68,7 +68,7 @@ async def create_server(
     owned = store is None
     sys.setswitchinterval(config.switch_interval_seconds)  # process-wide: see ServerConfig
     store = store or open_store(
-        config.store_url, config.sqlite_sync, config.store_timeout_seconds
+        config.store_url, config.sqlite_sync, config.store_timeout_seconds, config.nats_url
     )
     await store.open()
     app = TarokApp(store, config)
