@@ -54,7 +54,7 @@ class Proc:
 
     @property
     def pid(self) -> int:
-        return self.popen.pid
+        return int(self.popen.pid)
 
     def alive(self) -> bool:
         return self.popen.poll() is None
