@@ -41,12 +41,14 @@ def pg_bin() -> str | None:
     return os.path.dirname(found[-1]) if found else None
 
 
-def _run_as() -> dict[str, Any]:
-    """PostgreSQL refuses to run as root: as root, its nodes run as the `postgres` user."""
+def _owner() -> tuple[int, int] | None:
+    """PostgreSQL refuses to run as root: as root, its nodes run as the `postgres` user
+    (uid, gid), switched to by `setpriv` in the child (no Python code between fork and exec
+    in a process that runs gRPC threads)."""
     if os.geteuid() != 0:
-        return {}
+        return None
     user = pwd.getpwnam("postgres")
-    return {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+    return user.pw_uid, user.pw_gid
 
 
 def _get(url: str) -> Any:
@@ -64,7 +66,7 @@ class PatroniCluster:
         self.api_ports = [free_port() for _ in range(size)]
         self.etcd: Proc | None = None
         self.nodes: list[Proc | None] = [None] * size
-        self._as = _run_as()
+        self._owner = _owner()
 
     @property
     def dsn(self) -> str:
@@ -73,8 +75,8 @@ class PatroniCluster:
 
     def start(self) -> None:
         self.root.chmod(0o755)
-        if self._as:
-            os.chown(self.root, self._as["user"], self._as["group"])
+        if self._owner is not None:
+            os.chown(self.root, *self._owner)
         etcd_dir = self.root / "etcd"
         peer = f"http://127.0.0.1:{self.etcd_peer}"
         client = f"http://127.0.0.1:{self.etcd_client}"
@@ -147,7 +149,10 @@ class PatroniCluster:
 
     def start_node(self, i: int) -> None:
         argv = ["patroni", str(self.root / f"pg{i}.yml")]
-        self.nodes[i] = Proc(f"pg{i}", argv, self.root / f"pg{i}.log", **self._as)
+        if self._owner is not None:
+            uid, gid = self._owner
+            argv = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", *argv]
+        self.nodes[i] = Proc(f"pg{i}", argv, self.root / f"pg{i}.log")
 
     def members(self) -> list[dict[str, Any]]:
         """Patroni's view of the cluster, from any node that answers."""

@@ -38,7 +38,7 @@ def accepts(port: int) -> bool:
 class Proc:
     """One child process in a session of its own (so a signal reaches its children too)."""
 
-    def __init__(self, name: str, argv: Sequence[str], log: Path, **kwargs: object) -> None:
+    def __init__(self, name: str, argv: Sequence[str], log: Path) -> None:
         self.name = name
         self.argv = list(argv)
         self.log = log
@@ -48,8 +48,7 @@ class Proc:
             stdout=self._out,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
-            start_new_session=True,
-            **kwargs,  # type: ignore[call-overload]
+            start_new_session=True,  # no preexec code: the child is vforked and execs
         )
 
     @property
