@@ -2,7 +2,7 @@
 loopback ports in a temp dir: synchronous replication, automatic failover.
 
 Patroni's settings here are the ones `deploy/` uses, with shorter timings: a leader lock
-TTL of 10 s, so a dead or frozen primary is replaced about 10 s after it stopped answering.
+TTL of 8 s, so a dead or frozen primary is replaced about 8-10 s after it stopped answering.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 
 from .procs import Proc, accepts, free_port, wait_until
 
-TTL = 10
+TTL = 8
 LOOP_WAIT = 1
 RETRY_TIMEOUT = 3
 
@@ -182,28 +182,42 @@ class PatroniCluster:
             return int((self.root / f"pg{i}" / "postmaster.pid").read_text().split()[0])
         return None
 
-    def kill_node(self, i: int) -> None:
-        """kill -9 node `i`: its Patroni and its PostgreSQL, at once."""
-        proc = self.nodes[i]
-        pid = self.postmaster(i)
-        if proc is not None:
-            proc.signal_group(signal.SIGKILL)
-            proc.popen.wait(10)
-        if pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(os.getpgid(pid), signal.SIGKILL)
-        self.nodes[i] = None
+    def postgres_pids(self, i: int) -> list[int]:
+        """Node `i`'s postmaster and its children. Each PostgreSQL backend is a process
+        group of its own, so signalling the postmaster's group does not reach them."""
+        postmaster = self.postmaster(i)
+        if postmaster is None:
+            return []
+        pids = [postmaster]
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    stat = (entry / "stat").read_text()
+                    if int(stat[stat.rindex(")") + 2 :].split()[1]) == postmaster:
+                        pids.append(int(entry.name))
+        return pids
 
-    def freeze_node(self, i: int, frozen: bool) -> None:
-        """SIGSTOP (or SIGCONT) node `i`: its Patroni and its PostgreSQL, every process."""
-        sig = signal.SIGSTOP if frozen else signal.SIGCONT
+    def signal_node(self, i: int, sig: int) -> None:
+        """Send `sig` to every process of node `i`: Patroni and all of PostgreSQL."""
+        pids = self.postgres_pids(i)
         proc = self.nodes[i]
         if proc is not None:
             proc.signal_group(sig)
-        pid = self.postmaster(i)
-        if pid is not None:
+        for pid in pids:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(os.getpgid(pid), sig)
+                os.kill(pid, sig)
+
+    def kill_node(self, i: int) -> None:
+        """kill -9 node `i`: its Patroni and its PostgreSQL, at once."""
+        self.signal_node(i, signal.SIGKILL)
+        proc = self.nodes[i]
+        if proc is not None:
+            proc.popen.wait(10)
+        self.nodes[i] = None
+
+    def freeze_node(self, i: int, frozen: bool) -> None:
+        """SIGSTOP (or SIGCONT) every process of node `i`."""
+        self.signal_node(i, signal.SIGSTOP if frozen else signal.SIGCONT)
 
     def stop(self) -> None:
         for i in range(self.size):

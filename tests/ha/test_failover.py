@@ -92,14 +92,17 @@ def _window(load: Load, fault: float) -> float:
 
 
 def _lost(dsn: str, load: Load) -> int:
-    """Acknowledged moves whose request id is not at the acknowledged version in the store."""
+    """Acknowledged moves whose request id is not in the store at or before the version
+    the answer gave (a move that ends a hand is followed by the hand's own events)."""
     with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as db:
         rows = db.execute(
             "SELECT table_id, request_id, seq FROM events WHERE table_id = ANY(%s)",
             (load.tables,),
         ).fetchall()
     stored = {(t, r): int(s) for t, r, s in rows}
-    return sum(1 for a in load.acks if stored.get((a.table_id, a.request_id)) != a.version)
+    return sum(
+        1 for a in load.acks if not 0 < stored.get((a.table_id, a.request_id), 0) <= a.version
+    )
 
 
 def _finals(dsn: str, load: Load) -> dict[str, int]:
