@@ -17,9 +17,8 @@ import grpc
 import psycopg
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from .harness import FINISHED, ServerThread, choose, config, expect_error, new_table, play_out
+from .harness import FINISHED, ServerThread, choose, config, expect_error, new_table, play_out, view
 from .harness import step as random_step
-from .harness import view
 
 
 def _lose_last_move(server: ServerThread, delete_after: Callable[[str, int], None]) -> None:
