@@ -458,7 +458,11 @@ class SqliteEventStore:
         the worker's bigger batches at 8 and 32 callers too - the hand-over and the
         suspended RPC cost the loop more than the commit.)"""
         executor, conn = self._executor, self._conn
-        if conn is None or executor is None or not self._conn_lock.acquire(blocking=False):
+        if (
+            conn is None
+            or executor is None
+            or not self._conn_lock.acquire(blocking=False)
+        ):
             self._hand_to_worker(executor, loop)
             return
         try:
