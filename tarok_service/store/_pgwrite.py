@@ -25,6 +25,7 @@ import contextlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
@@ -119,6 +120,7 @@ class PgWriter:
         loop: asyncio.AbstractEventLoop,
         notify: bool = True,
         resolve_seconds: float | None = None,
+        lost: Callable[[], None] | None = None,
     ) -> None:
         self._dsn = dsn
         self._timeout = timeout  # bounds each connection's waits (see _pgconn.py)
@@ -127,6 +129,7 @@ class PgWriter:
         # manager's TTL) before it fails as StoreUnavailable.
         self._resolve_seconds = 5 * timeout if resolve_seconds is None else resolve_seconds
         self._watchdog = Watchdog(2 * timeout, "tarok-pg-writer-watchdog")
+        self._lost = lost  # called on the loop when a connection died under a statement
         self._loop = loop  # where the outcomes go
         self._pending: list[Pending] = []
         self._lock = threading.Lock()  # guards the four fields below
@@ -193,6 +196,9 @@ class PgWriter:
                     else:
                         self._write_batch(batch)
                 except Ambiguous as lost:
+                    if self._lost is not None:
+                        with contextlib.suppress(RuntimeError):
+                            self._loop.call_soon_threadsafe(self._lost)
                     self._resolve(batch, lost)
             except Exception as exc:  # nothing of this batch was written
                 for item in batch:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -115,7 +116,8 @@ class PostgresEventStore:
     ) -> None:
         self._dsn = dsn
         self._timeout = timeout  # longest wait for a pooled connection
-        self._checking: asyncio.Task[None] | None = None
+        self._checking: asyncio.Task[None] | None = None  # a pool being replaced
+        self._renewed = -math.inf  # (loop time) when the pool was last replaced
         self._min_size = min_size
         self._max_size = max_size
         self._recheck = recheck_interval
@@ -135,19 +137,7 @@ class PostgresEventStore:
         """Open the pool, create the schema if missing and start listening."""
         if self._pool is not None:
             return
-        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            self._dsn,
-            # The writer thread's own connection counts against `max_size`, as it did when it
-            # was taken from the pool: the store still opens at most max_size + 1 (LISTEN).
-            min_size=min(self._min_size, max(1, self._max_size - 1)),
-            max_size=max(1, self._max_size - 1),
-            kwargs=connect_kwargs(self._timeout),
-            open=False,
-            timeout=self._timeout,
-            # Give up on a failing reconnection soon: the pool then grows again on demand at
-            # once, instead of waiting out an ever longer back-off after an outage.
-            reconnect_timeout=self._timeout,
-        )
+        pool = self._new_pool()
         await pool.open(wait=True, timeout=self._open_timeout)
         loop = asyncio.get_running_loop()
         listener = None
@@ -162,7 +152,9 @@ class PostgresEventStore:
             await pool.close()
             raise
         self._pool = pool
-        self._writer = PgWriter(self._dsn, self._timeout, loop, notify=self._bus is None)
+        self._writer = PgWriter(
+            self._dsn, self._timeout, loop, notify=self._bus is None, lost=self._renew_pool
+        )
         self._listener = listener
         if listener is not None:
             listener.start()
@@ -174,6 +166,9 @@ class PostgresEventStore:
         if self._writer is not None:
             writer, self._writer = self._writer, None
             await writer.close()
+        if self._checking is not None:  # a pool being replaced: let it finish first
+            with contextlib.suppress(Exception):
+                await self._checking
         pool, self._pool = self._pool, None
         if self._listener is not None:
             listener, self._listener = self._listener, None
@@ -294,16 +289,49 @@ class PostgresEventStore:
 
     # -- internals ----------------------------------------------------------------------
 
+    def _new_pool(self) -> AsyncConnectionPool[Any]:
+        return AsyncConnectionPool(
+            self._dsn,
+            # The writer thread's own connection counts against `max_size`, as it did when it
+            # was taken from the pool: the store still opens at most max_size + 1 (LISTEN).
+            min_size=min(self._min_size, max(1, self._max_size - 1)),
+            max_size=max(1, self._max_size - 1),
+            kwargs=connect_kwargs(self._timeout),
+            open=False,
+            timeout=self._timeout,
+            # Give up on a failing reconnection soon: the pool then grows again on demand at
+            # once, instead of waiting out an ever longer back-off after an outage.
+            reconnect_timeout=self._timeout,
+        )
+
     def _lost(self, exc: BaseException) -> None:
-        """A call failed for want of the database: drop every broken pooled connection now
-        (in the background), so that calls work again as soon as the database is back."""
+        """A call failed for want of the database."""
+        self._renew_pool()
+
+    def _renew_pool(self) -> None:
+        """Replace the pool by a fresh one (at most once per `timeout` seconds), closing the
+        old one in the background. After a failover the idle connections may lead to a node
+        that is no longer the primary: a frozen one (its statements hang) or, once thawed
+        and until its failover manager demotes it, a stale one (its reads are old). New
+        connections go, over a multi-host address, to the node that takes writes now."""
         if self._pool is None or (self._checking is not None and not self._checking.done()):
             return
-        self._checking = asyncio.get_running_loop().create_task(self._check_pool(self._pool))
+        loop = asyncio.get_running_loop()
+        if loop.time() < self._renewed + self._timeout:
+            return
+        self._renewed = loop.time()
+        self._checking = loop.create_task(self._swap_pool())
 
-    async def _check_pool(self, pool: AsyncConnectionPool[Any]) -> None:
+    async def _swap_pool(self) -> None:
+        fresh = self._new_pool()
         with contextlib.suppress(Exception):
-            await pool.check()
+            await fresh.open(wait=False)
+            old = self._pool
+            if old is None:  # the store closed meanwhile
+                await fresh.close(timeout=self._timeout)
+                return
+            self._pool = fresh
+            await old.close(timeout=self._timeout)
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[Any]:
