@@ -314,7 +314,7 @@ class PgWriter:
                 if self._stopping or time.monotonic() + delay > deadline:
                     break
                 time.sleep(delay)  # the writer thread only: the next node may take over
-                delay = min(2 * delay, 1.0)
+                delay = min(2 * delay, 0.5)
         for item in pending:
             item.outcome = lost.error
 

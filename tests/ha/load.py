@@ -42,7 +42,7 @@ class Ack:
     table_id: str
     version: int
     request_id: str  # as stored: "<seat>/<id>"
-    sent: float  # the answered attempt's start (monotonic)
+    sent: float  # the start of the attempt that was answered (monotonic): its commit is later
     acked: float
 
 
@@ -100,6 +100,10 @@ class Load:
 
     async def _call(self, prefer: int, method: str, request: object) -> object:
         """`method` on replica `prefer` (or the next live one), retried on failover errors."""
+        return (await self._attempts(prefer, method, request))[0]
+
+    async def _attempts(self, prefer: int, method: str, request: object) -> tuple[object, float]:
+        """(answer, start of the attempt that got it): `_call`."""
         deadline = time.monotonic() + GIVE_UP_SECONDS
         attempt = 0
         while True:
@@ -107,7 +111,8 @@ class Load:
             replica = live[(prefer + attempt) % len(live)]
             try:
                 call = getattr(self.stubs[replica], method)
-                return await call(request, timeout=CALL_SECONDS)
+                started = time.monotonic()
+                return await call(request, timeout=CALL_SECONDS), started
             except grpc.aio.AioRpcError as exc:
                 if exc.code() not in RETRIED or time.monotonic() > deadline:
                     raise
@@ -161,9 +166,8 @@ class Load:
             n += 1
             rid = f"m{n}"
             request = svc.SubmitMoveRequest(token=tokens[seat], move_id=move, request_id=rid)
-            sent = time.monotonic()
             try:
-                made = await self._call(prefer, "SubmitMove", request)
+                made, sent = await self._attempts(prefer, "SubmitMove", request)
             except grpc.aio.AioRpcError as exc:
                 if exc.code() in RETRIED:
                     raise

@@ -84,8 +84,9 @@ def _replica(i: int, pg: PatroniCluster, nats: NatsCluster, logs: Path) -> tuple
 
 
 def _window(load: Load, fault: float) -> float:
-    """From the last acknowledged move before `fault` to the first acknowledged move that
-    was sent after it (monotonic seconds)."""
+    """From the last acknowledged move before `fault` to the first acknowledged move
+    committed after it: the first whose answered attempt was sent after the fault (a
+    response in flight at the fault does not count as writes working again)."""
     before = max(a.acked for a in load.acks if a.acked <= fault)
     after = min(a.acked for a in load.acks if a.sent > fault)
     return after - before
