@@ -21,7 +21,6 @@ import contextlib
 import re
 from typing import Any
 
-import nats
 import structlog
 from nats.aio.client import Client
 from nats.aio.msg import Msg
@@ -66,15 +65,55 @@ class NatsBus:
         self._subs: dict[str, Any] = {}  # table id -> its subscription
         self._users: dict[str, int] = {}  # table id -> waiters now
         self._linger: dict[str, asyncio.TimerHandle] = {}
+        self._later: asyncio.Task[None] | None = None  # connecting after a failed start
         self.reconnects = 0
 
     async def open(self) -> None:
-        self._nc = await nats.connect(
+        """Connect; if no server answers, go on without the bus (waiters recheck the store)
+        and keep trying in the background: the bus is never needed to serve a call."""
+        try:
+            self._nc = await self._connect()
+        except Exception as exc:
+            logger.warning("bus unreachable, retrying in the background", error=repr(exc))
+            self._later = asyncio.get_running_loop().create_task(self._connect_later())
+
+    async def _connect_later(self) -> None:
+        delay = 0.5
+        while True:
+            await asyncio.sleep(delay)  # back off between connection attempts
+            try:
+                nc = await self._connect()
+            except Exception:
+                delay = min(2 * delay, 10.0)
+                continue
+            self._nc = nc
+            logger.info("bus connected")
+            for table_id in list(self._users):
+                with contextlib.suppress(Exception):
+                    self._subs[table_id] = await nc.subscribe(subject(table_id), cb=self._heard)
+            self._signals.wake_all()
+            return
+
+    async def _connect(self) -> Client:
+        """A connected client, or an error after a few seconds (a client that keeps
+        reconnecting forever once connected would also try forever to connect at first)."""
+        nc = Client()
+        try:
+            async with asyncio.timeout(4 * self._timeout):
+                await self._start(nc)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await nc.close()
+            raise
+        return nc
+
+    async def _start(self, nc: Client) -> None:
+        await nc.connect(
             servers=self._servers,
             name="tarok",
             no_echo=True,  # this replica's own appends wake its waiters directly
             connect_timeout=max(1, round(self._timeout)),
-            reconnect_time_wait=0.25,
+            reconnect_time_wait=0.25,  # type: ignore[arg-type]  # a float works
             max_reconnect_attempts=-1,
             ping_interval=2,
             max_outstanding_pings=2,
@@ -84,6 +123,10 @@ class NatsBus:
         )
 
     async def close(self) -> None:
+        if self._later is not None:
+            self._later.cancel()
+            with contextlib.suppress(BaseException):
+                await self._later
         for handle in self._linger.values():
             handle.cancel()
         self._linger.clear()

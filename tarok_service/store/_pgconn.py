@@ -49,7 +49,10 @@ def connect_kwargs(timeout: float) -> dict[str, Any]:
         f"-c statement_timeout={millis} -c lock_timeout={millis}"
         f" -c idle_in_transaction_session_timeout={4 * millis}"
     )
+    balance = {"load_balance_hosts": "random"} if psycopg.pq.version() >= 160000 else {}
     return {
+        **balance,  # a multi-host address: hosts in random order, so a dead or frozen host
+        # first in the list does not cost every new connection its connect_timeout
         "autocommit": True,
         "connect_timeout": connect_timeout(timeout),
         "keepalives": 1,

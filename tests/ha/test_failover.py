@@ -140,6 +140,13 @@ def test_failover(pg: PatroniCluster, nats: NatsCluster, tmp_path: Path) -> None
     assert results["unavailable after freeze (s)"] <= WINDOW_TARGET
 
 
+async def _promoted(pg: PatroniCluster, old: int) -> float:
+    """Seconds until another node than `old` is the running primary."""
+    return await asyncio.to_thread(
+        wait_until, lambda: pg.leader() not in (None, old), "a new primary", 120
+    )
+
+
 async def _scenario(
     pg: PatroniCluster, nats: NatsCluster, replicas: list[tuple[Proc, int]]
 ) -> dict[str, float]:
@@ -154,6 +161,7 @@ async def _scenario(
         assert victim is not None
         fault = time.monotonic()
         pg.kill_node(victim)
+        out["kill: new primary after (s)"] = round(await _promoted(pg, victim), 1)
         await load.acks_after(200)
         out["unavailable after kill (s)"] = round(_window(load, fault), 2)
         pg.start_node(victim)
@@ -168,6 +176,7 @@ async def _scenario(
         fault = time.monotonic()
         pg.freeze_node(victim, True)
         try:
+            out["freeze: new primary after (s)"] = round(await _promoted(pg, victim), 1)
             await load.acks_after(200)
         finally:
             pg.freeze_node(victim, False)
