@@ -86,12 +86,15 @@ class NatsBus:
             except Exception:
                 delay = min(2 * delay, 10.0)
                 continue
+            subs = {}
+            with contextlib.suppress(Exception):
+                for table_id in list(self._users):
+                    subs[table_id] = await nc.subscribe(subject(table_id), cb=self._heard)
+                await nc.flush(timeout=self._timeout)  # type: ignore[arg-type]
             self._nc = nc
+            self._subs.update(subs)
             logger.info("bus connected")
-            for table_id in list(self._users):
-                with contextlib.suppress(Exception):
-                    self._subs[table_id] = await nc.subscribe(subject(table_id), cb=self._heard)
-            self._signals.wake_all()
+            self._signals.wake_all()  # the waiters re-read: nothing heard before counts
             return
 
     async def _connect(self) -> Client:

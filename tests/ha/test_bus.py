@@ -4,6 +4,7 @@ a replica that reconnects re-reads its tables' versions)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import threading
@@ -15,10 +16,13 @@ import grpc
 import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
+from tarok_service.store._natsbus import NatsBus
+from tarok_service.store._wakeup import TableSignals
 from tarok_service.store.postgres import PostgresEventStore
 
 from ..service.harness import FINISHED, ServerThread, config, new_table, step, view
 from .natscluster import NatsCluster, nats_server
+from .procs import Proc, free_port
 
 WATCHERS = 6
 
@@ -78,3 +82,37 @@ def test_watchers_on_another_replica_miss_nothing_when_nats_nodes_stop(
     finally:
         watching.stop()
         players.stop()
+
+
+def test_a_bus_that_is_down_at_start_is_joined_later(tmp_path: Path) -> None:
+    """The server starts without NATS (waiters recheck the store) and uses the bus as soon
+    as a server answers; the tables watched meanwhile are subscribed then."""
+    if nats_server() is None:
+        pytest.skip("nats-server is not installed")
+    port = free_port()
+    url = f"nats://127.0.0.1:{port}"
+
+    async def body() -> None:
+        heard, told = TableSignals(), TableSignals()
+        late, teller = NatsBus(url, heard, timeout=0.5), NatsBus(url, told, timeout=0.5)
+        await late.open()  # nothing listens: returns, connects in the background
+        assert late.subscribed() == 0
+        await late.watch("t-1")
+        server = Proc("nats", [str(nats_server()), "-a", "127.0.0.1", "-p", str(port)],
+                      tmp_path / "nats.log")  # fmt: skip
+        try:
+            async with asyncio.timeout(60):
+                while late.subscribed() == 0:
+                    await asyncio.sleep(0.05)  # polls the bus's own state, bounded
+                await teller.open()
+                with heard.subscribe("t-1") as waiter:
+                    await teller.publish("t-1", 7)
+                    await waiter.event.wait()
+                assert waiter.seen == 7
+        finally:
+            late.unwatch("t-1")
+            await teller.close()
+            await late.close()
+            server.stop()
+
+    asyncio.run(body())
