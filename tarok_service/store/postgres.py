@@ -36,7 +36,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from ._natsbus import NatsBus
 from ._pending import Pending, Row
@@ -305,8 +305,11 @@ class PostgresEventStore:
         )
 
     def _lost(self, exc: BaseException) -> None:
-        """A call failed for want of the database."""
-        self._renew_pool()
+        """A call failed for want of the database. A connection that failed under it may
+        lead to a former primary: replace the pool. A pool that only had no connection to
+        give (PoolTimeout) is kept: it is connecting, and a new one would start over."""
+        if not isinstance(exc, PoolTimeout):
+            self._renew_pool()
 
     def _renew_pool(self) -> None:
         """Replace the pool by a fresh one (at most once per `timeout` seconds), closing the

@@ -141,11 +141,23 @@ class PatroniCluster:
                     "replication": {"username": "postgres"},
                     "rewind": {"username": "postgres"},
                 },
-                "parameters": {"unix_socket_directories": str(self.root)},
+                "parameters": {
+                    "unix_socket_directories": str(self.root),
+                    "logging_collector": "on",
+                    "log_directory": "log",
+                },
             },
         }
         path = self.root / f"pg{i}.yml"
         path.write_text(json.dumps(config, indent=1))  # JSON is YAML
+
+    def log_tail(self, i: int, lines: int = 25) -> str:
+        """The end of node `i`'s Patroni log and of its PostgreSQL log."""
+        out = []
+        for path in [self.root / f"pg{i}.log", *sorted((self.root / f"pg{i}").glob("log/*"))]:
+            with contextlib.suppress(OSError):
+                out += [f"[{path.name}]", *path.read_text(errors="replace").splitlines()[-lines:]]
+        return "\n".join(out)
 
     def start_node(self, i: int) -> None:
         argv = ["patroni", str(self.root / f"pg{i}.yml")]

@@ -124,7 +124,10 @@ def test_failover(pg: PatroniCluster, nats: NatsCluster, tmp_path: Path) -> None
         results = asyncio.run(_scenario(pg, nats, replicas))
     except BaseException:
         for proc, _ in replicas:
-            print(f"--- {proc.name} log ---\n{proc.tail(15)}")
+            print(f"--- {proc.name} log ---\n{proc.tail(5)}")
+        print(f"--- Patroni members ---\n{pg.members()}")
+        for i in range(pg.size):
+            print(f"--- pg{i} log ---\n{pg.log_tail(i)}")
         raise
     finally:
         for proc, _ in replicas:
