@@ -36,7 +36,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool, PoolTimeout
+from psycopg_pool import AsyncConnectionPool
 
 from ._natsbus import NatsBus
 from ._pending import Pending, Row
@@ -97,8 +97,8 @@ _READ = (
 )
 _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT %s"
 # A lost connection, a pool timeout (PoolTimeout is an OperationalError), a terminated
-# backend, a lock or serialization failure: StoreUnavailable, and the pool is checked.
-_guarded = unavailable_on((psycopg.OperationalError, psycopg.InterfaceError, OSError), "_lost")
+# backend, a lock or serialization failure: StoreUnavailable (see `_connection` for the pool).
+_guarded = unavailable_on((psycopg.OperationalError, psycopg.InterfaceError, OSError))
 
 
 class PostgresEventStore:
@@ -304,13 +304,6 @@ class PostgresEventStore:
             reconnect_timeout=self._timeout,
         )
 
-    def _lost(self, exc: BaseException) -> None:
-        """A call failed for want of the database. A connection that failed under it may
-        lead to a former primary: replace the pool. A pool that only had no connection to
-        give (PoolTimeout) is kept: it is connecting, and a new one would start over."""
-        if not isinstance(exc, PoolTimeout):
-            self._renew_pool()
-
     def _renew_pool(self) -> None:
         """Replace the pool by a fresh one (at most once per `timeout` seconds), closing the
         old one in the background. After a failover the idle connections may lead to a node
@@ -341,10 +334,15 @@ class PostgresEventStore:
         """A pooled connection whose use is bounded: past twice the store's timeout its
         socket is cut (a frozen server's kernel may still acknowledge every packet, and
         then nothing else ends the wait), so the call fails as StoreUnavailable."""
-        async with self._db().connection() as conn:
+        pool = self._db()
+        async with pool.connection() as conn:
             handle = asyncio.get_running_loop().call_later(2 * self._timeout, interrupt, conn)
             try:
                 yield conn
+            except (psycopg.OperationalError, psycopg.InterfaceError, OSError):
+                if pool is self._pool:  # not one of a pool replaced already
+                    self._renew_pool()
+                raise
             finally:
                 handle.cancel()
 
