@@ -117,6 +117,9 @@ class PatroniCluster:
                         "use_pg_rewind": True,
                         "parameters": {
                             "synchronous_commit": "on",
+                            # a standby retries streaming from the new primary after 1 s,
+                            # not 5: writes wait for it (strict synchronous mode)
+                            "wal_retrieve_retry_interval": "1s",
                             "wal_log_hints": "on",
                             "max_connections": 100,
                             "shared_buffers": "32MB",
