@@ -118,6 +118,7 @@ class PostgresEventStore:
         self._timeout = timeout  # longest wait for a pooled connection
         self._checking: asyncio.Task[None] | None = None  # a pool being replaced
         self._renewed = -math.inf  # (loop time) when the pool was last replaced
+        self._retired: list[AsyncConnectionPool[Any]] = []  # replaced, closing soon
         self._min_size = min_size
         self._max_size = max_size
         self._recheck = recheck_interval
@@ -166,9 +167,14 @@ class PostgresEventStore:
         if self._writer is not None:
             writer, self._writer = self._writer, None
             await writer.close()
-        if self._checking is not None:  # a pool being replaced: let it finish first
-            with contextlib.suppress(Exception):
+        if self._checking is not None:  # a pool being replaced
+            self._checking.cancel()
+            with contextlib.suppress(BaseException):
                 await self._checking
+        for retired in self._retired:
+            with contextlib.suppress(Exception):
+                await retired.close(timeout=self._timeout)
+        self._retired = []
         pool, self._pool = self._pool, None
         if self._listener is not None:
             listener, self._listener = self._listener, None
@@ -321,12 +327,20 @@ class PostgresEventStore:
     async def _swap_pool(self) -> None:
         fresh = self._new_pool()
         with contextlib.suppress(Exception):
-            await fresh.open(wait=False)
-            old = self._pool
-            if old is None:  # the store closed meanwhile
-                await fresh.close(timeout=self._timeout)
+            try:
+                await fresh.open(wait=False)
+            finally:
+                old = self._pool
+                if old is None:  # the store closed meanwhile
+                    await fresh.close(timeout=self._timeout)
+                else:
+                    self._pool, self._retired = fresh, [*self._retired, old]
+            if old is None:
                 return
-            self._pool = fresh
+            # Calls waiting for one of its connections get their `timeout` to have one
+            # (a closed pool would fail them at once), then it is closed.
+            await asyncio.sleep(self._timeout)
+            self._retired.remove(old)
             await old.close(timeout=self._timeout)
 
     @contextlib.asynccontextmanager
