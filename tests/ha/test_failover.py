@@ -201,7 +201,11 @@ async def _scenario(
         finals = await asyncio.to_thread(_finals, dsn, load)
         missed = 0
         for watch in load.watches:
-            missed += len(set(range(1, finals[watch.table_id] + 1)) - set(watch.versions))
+            gaps = set(range(1, finals[watch.table_id] + 1)) - set(watch.versions)
+            if gaps and missed < 20:  # what went wrong, for the log
+                print(f"watcher of {watch.table_id} missed {sorted(gaps)[:10]} (of {len(gaps)})"
+                      f" after {watch.resumed} resumes, ended={watch.ended}")  # fmt: skip
+            missed += len(gaps)
         out.update(
             {
                 "tables played": len(load.tables),
