@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -116,8 +115,8 @@ class PostgresEventStore:
     ) -> None:
         self._dsn = dsn
         self._timeout = timeout  # longest wait for a pooled connection
-        self._checking: asyncio.Task[None] | None = None  # a pool being replaced
-        self._renewed = -math.inf  # (loop time) when the pool was last replaced
+        self._swaps: set[asyncio.Task[None]] = set()  # pools being replaced
+        self._swapping = False  # a fresh pool is being opened
         self._retired: list[AsyncConnectionPool[Any]] = []  # replaced, closing soon
         self._min_size = min_size
         self._max_size = max_size
@@ -167,10 +166,10 @@ class PostgresEventStore:
         if self._writer is not None:
             writer, self._writer = self._writer, None
             await writer.close()
-        if self._checking is not None:  # a pool being replaced
-            self._checking.cancel()
+        for swap in list(self._swaps):  # pools being replaced
+            swap.cancel()
             with contextlib.suppress(BaseException):
-                await self._checking
+                await swap
         for retired in self._retired:
             with contextlib.suppress(Exception):
                 await retired.close(timeout=self._timeout)
@@ -311,37 +310,38 @@ class PostgresEventStore:
         )
 
     def _renew_pool(self) -> None:
-        """Replace the pool by a fresh one (at most once per `timeout` seconds), closing the
-        old one in the background. After a failover the idle connections may lead to a node
-        that is no longer the primary: a frozen one (its statements hang) or, once thawed
-        and until its failover manager demotes it, a stale one (its reads are old). New
-        connections go, over a multi-host address, to the node that takes writes now."""
-        if self._pool is None or (self._checking is not None and not self._checking.done()):
+        """Replace the pool by a fresh one, closing the old one a little later. After a
+        failover its idle connections may lead to a node that is no longer the primary: a
+        frozen one (its statements hang) or, once thawed and until its failover manager
+        demotes it, a stale one (its reads are old). New connections go, over a multi-host
+        address, to the node that takes writes now. Only the current pool's failures call
+        this (`_connection`), so a burst of failures replaces it once."""
+        if self._pool is None or self._swapping:
             return
-        loop = asyncio.get_running_loop()
-        if loop.time() < self._renewed + self._timeout:
-            return
-        self._renewed = loop.time()
-        self._checking = loop.create_task(self._swap_pool())
+        self._swapping = True
+        swap = asyncio.get_running_loop().create_task(self._swap_pool())
+        self._swaps.add(swap)
+        swap.add_done_callback(self._swaps.discard)
 
     async def _swap_pool(self) -> None:
         fresh = self._new_pool()
-        with contextlib.suppress(Exception):
-            try:
-                await fresh.open(wait=False)
-            finally:
-                old = self._pool
-                if old is None:  # the store closed meanwhile
-                    await fresh.close(timeout=self._timeout)
-                else:
-                    self._pool, self._retired = fresh, [*self._retired, old]
-            if old is None:
-                return
-            # Calls waiting for one of its connections get their `timeout` to have one
-            # (a closed pool would fail them at once), then it is closed.
-            await asyncio.sleep(self._timeout)
+        try:
+            await fresh.open(wait=False)
+        except Exception:
+            self._swapping = False
+            return
+        old, self._swapping = self._pool, False
+        if old is None:  # the store closed meanwhile
+            await fresh.close(timeout=self._timeout)
+            return
+        self._pool, self._retired = fresh, [*self._retired, old]
+        # Calls waiting for one of its connections get their `timeout` to have one (a
+        # closed pool would fail them at once), then it is closed.
+        await asyncio.sleep(self._timeout)
+        if old in self._retired:
             self._retired.remove(old)
-            await old.close(timeout=self._timeout)
+            with contextlib.suppress(Exception):
+                await old.close(timeout=self._timeout)
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[Any]:
