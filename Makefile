@@ -7,7 +7,7 @@ TS_DEPS := $(TS)/node_modules/.package-lock.json
 WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 
-.PHONY: install dist run test test-fast lint proto proto-check bench bench-deps bench-service selfplay clean web
+.PHONY: install dist run test test-fast test-ha ha-tools lint proto proto-check bench bench-deps bench-service selfplay clean web
 
 # setuptools' note that an editable install reads the working tree is expected here: hidden.
 $(STAMP): pyproject.toml
@@ -66,6 +66,19 @@ test: install $(TS_DEPS) $(WEB_DEPS)
 # cluster tests, tournament runs): the quick loop while editing. CI runs `make test`.
 test-fast: install
 	$(VENV)/bin/pytest -m "not slow"
+
+# Debian's packages for the HA store and the cross-node bus: Patroni with etcd (the
+# failover test's PostgreSQL cluster) and nats-server (the bus tests). Installed only when
+# missing; CI calls it before the tests.
+ha-tools:
+	@command -v patroni >/dev/null && command -v etcd >/dev/null && command -v nats-server >/dev/null \
+		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			patroni etcd-server nats-server)
+
+# The failover test: 3 PostgreSQL nodes under Patroni, 3 NATS nodes, 3 replicas, faults
+# under load (docs/scaling.md). A few minutes.
+test-ha: install ha-tools
+	TAROK_HA=1 $(VENV)/bin/pytest tests/ha/test_failover.py -q -s -p no:cacheprovider
 
 lint: install
 	$(VENV)/bin/ruff check tarok_service clients tests bench

@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
         secret_from_store=secret is None,
         previous_secrets=tuple(s.encode() for s in args.previous_secret),
         store_timeout_seconds=args.store_timeout,
+        nats_url=args.nats,
         heartbeat_seconds=args.heartbeat,
         max_watchers=args.max_watchers,
         max_watchers_per_principal=args.max_watchers_per_principal,
@@ -82,6 +83,13 @@ def _store_and_ports(serve_: argparse.ArgumentParser) -> None:
         type=float,
         default=3.0,
         help="seconds a call waits for the store before failing with UNAVAILABLE",
+    )
+    serve_.add_argument(
+        "--nats",
+        default=None,
+        metavar="URL",
+        help="NATS servers the replicas of a PostgreSQL store tell each other of new moves "
+        "through (nats://a:4222,nats://b:4222; default: PostgreSQL LISTEN/NOTIFY)",
     )
     serve_.add_argument("--host", default="[::]")
     serve_.add_argument("--port", type=int, default=50051, help="0 picks a free port")

@@ -32,6 +32,7 @@ class ServerConfig:
     max_log_calls_per_principal: int = 2  # concurrent GetTableLog calls
     log_page_size: int = 1000  # GetTableLog's default and maximum page size
     store_timeout_seconds: float = 3.0  # longest wait for a store connection or lock
+    nats_url: str | None = None  # the cross-replica bus (PostgreSQL); None: LISTEN/NOTIFY
     # How long a busy thread (a log being built) may hold the interpreter before the event
     # loop gets it back (sys.setswitchinterval; Python's default is 0.005).
     switch_interval_seconds: float = 0.001

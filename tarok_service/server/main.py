@@ -67,7 +67,9 @@ async def create_server(
     """
     owned = store is None
     sys.setswitchinterval(config.switch_interval_seconds)  # process-wide: see ServerConfig
-    store = store or open_store(config.store_url, config.sqlite_sync, config.store_timeout_seconds)
+    store = store or open_store(
+        config.store_url, config.sqlite_sync, config.store_timeout_seconds, config.nats_url
+    )
     await store.open()
     if config.secret_from_store:
         secret = await store.get_or_set(STORE_SECRET_NAME, store_secret())

@@ -8,7 +8,9 @@ it reads the version, and a notification is only sent once its events are commit
 notification that found nobody waiting is older than the waiter's own read.
 If the link drops, every waiter is woken (they re-check, and fail while the database is
 down) and the thread reconnects with a capped back-off, waking everyone again once it
-listens (notifications may have been missed meanwhile).
+listens (notifications may have been missed meanwhile). A silent link is pinged every
+`PING_SECONDS` under a `Watchdog`: a primary that froze (its kernel still acknowledging
+packets, so TCP keepalives see nothing wrong) is left within seconds, like one that died.
 """
 
 from __future__ import annotations
@@ -16,15 +18,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-import socket
 import threading
 from typing import Any
 
 import psycopg
 
+from ._pgconn import Watchdog, connect, interrupt
 from ._pgwrite import CHANNEL
 from ._wakeup import TableSignals
+
+PING_SECONDS = 2.0  # a link silent this long is asked a `SELECT 1`
 
 
 class PgListener:
@@ -33,12 +36,13 @@ class PgListener:
     def __init__(
         self,
         dsn: str,
-        connect_timeout: int,
+        timeout: float,
         signals: TableSignals,
         loop: asyncio.AbstractEventLoop,
     ) -> None:
         self._dsn = dsn
-        self._connect_timeout = connect_timeout
+        self._timeout = timeout
+        self._watchdog = Watchdog(2 * timeout, "tarok-pg-listen-watchdog")
         self._signals = signals
         self._loop = loop
         self._lock = threading.Lock()  # `conn` and `_stopping` change together
@@ -49,7 +53,7 @@ class PgListener:
 
     def connect(self) -> None:
         """Open the first connection and subscribe (blocking: run it on a worker thread)."""
-        self.conn = listen_connection(self._dsn, self._connect_timeout)
+        self.conn = listen_connection(self._dsn, self._timeout)
 
     def start(self) -> None:
         self._thread.start()
@@ -60,7 +64,8 @@ class PgListener:
             self._stopping = True
             self._stopped.set()
             if self.conn is not None:
-                _interrupt(self.conn)  # the thread's wait ends with a connection error
+                interrupt(self.conn)  # the thread's wait ends with a connection error
+        self._watchdog.stop()
         if self._thread.is_alive():
             await asyncio.to_thread(self._thread.join)
         conn, self.conn = self.conn, None
@@ -73,8 +78,10 @@ class PgListener:
         conn = self.conn
         while conn is not None:
             try:
-                for note in conn.notifies():
-                    self._on_notify(note.payload)
+                while True:
+                    for note in conn.notifies(timeout=PING_SECONDS):
+                        self._on_notify(note.payload)
+                    self._ping(conn)
             except (psycopg.Error, OSError):
                 pass
             with self._lock:
@@ -92,7 +99,7 @@ class PgListener:
         delay = 0.1
         while not self._stopping:
             try:
-                conn = listen_connection(self._dsn, self._connect_timeout)
+                conn = listen_connection(self._dsn, self._timeout)
             except (psycopg.Error, OSError):
                 self._stopped.wait(delay)
                 delay = min(delay * 2, 1.0)
@@ -103,6 +110,14 @@ class PgListener:
                     return conn
             conn.close()
         return None
+
+    def _ping(self, conn: psycopg.Connection[Any]) -> None:
+        """A round trip, cut by the watchdog if the server does not answer in time."""
+        self._watchdog.begin(conn)
+        try:
+            conn.execute("SELECT 1")
+        finally:
+            self._watchdog.end()
 
     def _on_notify(self, payload: str) -> None:
         """Wake the loop for the tables of one notification that someone waits for."""
@@ -126,9 +141,9 @@ class PgListener:
             self._loop.call_soon_threadsafe(fn, *args)
 
 
-def listen_connection(dsn: str, connect_timeout: int) -> psycopg.Connection[Any]:
-    """A new autocommit connection subscribed to the channel."""
-    conn = psycopg.Connection.connect(dsn, autocommit=True, connect_timeout=connect_timeout)
+def listen_connection(dsn: str, timeout: float) -> psycopg.Connection[Any]:
+    """A new autocommit connection (every wait bounded) subscribed to the channel."""
+    conn = connect(dsn, timeout)
     try:
         conn.execute(f"LISTEN {CHANNEL}")
     except BaseException:
@@ -147,14 +162,3 @@ def notified(payload: str) -> list[tuple[str, int | None]]:
             pass
     table_id, sep, seq = payload.rpartition(":")
     return [(table_id, int(seq) if sep and seq.isdigit() else None)]
-
-
-def _interrupt(conn: psycopg.Connection[Any]) -> None:
-    """End another thread's wait on `conn` (its socket is shut down: the wait returns and
-    reading fails). Only the socket is touched, never libpq's state."""
-    with contextlib.suppress(OSError, psycopg.Error):
-        sock = socket.socket(fileno=os.dup(conn.fileno()))
-        try:
-            sock.shutdown(socket.SHUT_RDWR)
-        finally:
-            sock.close()

@@ -6,6 +6,16 @@ queued appends batch by batch, writes each batch in ONE statement on its own con
 the loop in one call per batch. The statements and what they guarantee are described in
 `postgres.py`; every outcome is exactly what the statement (or, after a lost insert race,
 the single-append retry) reported.
+
+Every statement runs under a `Watchdog` (`_pgconn.py`): one that outlasts the store's
+limit (a frozen primary, a commit waiting for a synchronous standby that is gone) has its
+connection cut. A connection lost while a batch's statement was in flight leaves each of its
+appends *ambiguous*: committed or not, nobody told us. The writer then reads each append's
+first row back (connecting again, so over a multi-host address to whichever node is the
+primary now) until a deadline: a row equal to the one sent means the append committed and it
+is answered as such; no such row means it did not, and it is written again (the version and
+request-id checks make that safe). Only an append still unresolved at the deadline fails with
+the connection error (StoreUnavailable: the caller's retry with its request id is safe).
 """
 
 from __future__ import annotations
@@ -14,6 +24,8 @@ import asyncio
 import contextlib
 import json
 import threading
+import time
+from collections.abc import Callable
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
@@ -22,6 +34,7 @@ from psycopg import errors
 from psycopg.pq import TransactionStatus
 
 from ._pending import Pending, Row, deliver
+from ._pgconn import Watchdog, connect
 from .base import DuplicateRequest, StoreClosed, VersionConflict
 
 CHANNEL = "tarok_events"
@@ -29,6 +42,7 @@ PRIMARY_KEY = "events_pkey"
 REQUEST_INDEX = "events_request_id_key"
 VERSION = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = %s"
 FIND = "SELECT seq FROM events WHERE table_id = %s AND request_id = %s"
+_ROW = "SELECT type, payload, request_id, created_at FROM events WHERE table_id = %s AND seq = %s"
 # Check, insert and notify in ONE statement (one round trip, its own transaction in autocommit):
 # the rows go in only when the version matches and the request id is new; a concurrent writer
 # that got there first makes the insert fail on the primary key (mapped to VersionConflict).
@@ -45,7 +59,7 @@ _APPEND = """WITH cur AS (
     RETURNING seq
 )
 SELECT cur.v, cur.dup, n.count,
-    CASE WHEN n.count > 0 THEN pg_notify(%(channel)s, %(message)s) END
+    CASE WHEN n.count > 0 AND %(notify)s THEN pg_notify(%(channel)s, %(message)s) END
 FROM cur, (SELECT count(*) AS count FROM ins) AS n"""
 # The same for the usual append of ONE event, with plain parameters: dumping Python lists as
 # arrays costs the client more CPU than the whole round trip.
@@ -61,7 +75,7 @@ _APPEND_ROW = """WITH cur AS (
     RETURNING seq
 )
 SELECT cur.v, cur.dup, n.count,
-    CASE WHEN n.count > 0 THEN pg_notify(%(channel)s, %(message)s) END
+    CASE WHEN n.count > 0 AND %(notify)s THEN pg_notify(%(channel)s, %(message)s) END
 FROM cur, (SELECT count(*) AS count FROM ins) AS n"""
 # Several appends (to distinct tables) in one statement: each goes in only when its table is
 # at its expected version and its request id is new; one pg_notify lists those that went in.
@@ -86,7 +100,7 @@ _APPEND_MANY = """WITH a AS (
     RETURNING 1
 ), note AS (
     SELECT pg_notify(%(channel)s, json_agg(json_build_array(t, last) ORDER BY i)::text) AS sent
-    FROM ok HAVING count(*) > 0
+    FROM ok WHERE %(notify)s HAVING count(*) > 0
 )
 SELECT cur.i, cur.v, cur.dup, (SELECT count(*) FROM ins), (SELECT count(*) FROM note)
 FROM cur ORDER BY cur.i"""
@@ -99,9 +113,23 @@ MAX_NOTE_CHARS = 6000  # JSON characters per batch notification (payloads stop a
 class PgWriter:
     """The appends of one store: queued by the event loop, written by one thread."""
 
-    def __init__(self, dsn: str, connect_timeout: int, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        timeout: float,
+        loop: asyncio.AbstractEventLoop,
+        notify: bool = True,
+        resolve_seconds: float | None = None,
+        lost: Callable[[], None] | None = None,
+    ) -> None:
         self._dsn = dsn
-        self._connect_timeout = connect_timeout
+        self._timeout = timeout  # bounds each connection's waits (see _pgconn.py)
+        self._notify = notify  # False: a bus tells the other replicas, not NOTIFY
+        # How long an ambiguous append is read back (a failover takes about the failover
+        # manager's TTL) before it fails as StoreUnavailable.
+        self._resolve_seconds = 5 * timeout if resolve_seconds is None else resolve_seconds
+        self._watchdog = Watchdog(2 * timeout, "tarok-pg-writer-watchdog")
+        self._lost = lost  # called on the loop when a connection died under a statement
         self._loop = loop  # where the outcomes go
         self._pending: list[Pending] = []
         self._lock = threading.Lock()  # guards the four fields below
@@ -145,6 +173,7 @@ class PgWriter:
             self._wake.acquire()
             if self._flush():
                 break
+        self._watchdog.stop()
         conn, self.conn = self.conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
@@ -161,10 +190,16 @@ class PgWriter:
                     self._closed = self._stopping
                     return self._closed
             try:
-                if len(batch) == 1:
-                    self._write_one(batch[0])
-                else:
-                    self._write_batch(batch)
+                try:
+                    if len(batch) == 1:
+                        self._write_one(batch[0])
+                    else:
+                        self._write_batch(batch)
+                except Ambiguous as lost:
+                    if self._lost is not None:
+                        with contextlib.suppress(RuntimeError):
+                            self._loop.call_soon_threadsafe(self._lost)
+                    self._resolve(batch, lost)
             except Exception as exc:  # nothing of this batch was written
                 for item in batch:
                     if item.outcome is None:
@@ -200,6 +235,7 @@ class PgWriter:
             "appends": json.dumps([dict(zip(_APPEND_KEYS, a, strict=True)) for a in appends]),
             "rows": json.dumps([dict(zip(_ROW_KEYS, r, strict=True)) for r in rows]),
             "channel": CHANNEL,
+            "notify": self._notify,
         }
         try:
             results = self._execute(_APPEND_MANY, params)
@@ -225,6 +261,7 @@ class PgWriter:
             "now": rows[0][5],
             "expected": expected,
             "channel": CHANNEL,
+            "notify": self._notify,
             "message": f"{table_id}:{expected + len(rows)}",
         }
         if len(rows) == 1:
@@ -257,23 +294,67 @@ class PgWriter:
                 return DuplicateRequest(table_id, request_id, int(found[0][0]))
         return VersionConflict(expected, int(self._execute(VERSION, (table_id,))[0][0]))
 
+    def _resolve(self, batch: list[Pending], lost: Ambiguous) -> None:
+        """The connection died while `batch` was being written: find out, for each append
+        without an outcome, whether it committed (see module docstring)."""
+        deadline = time.monotonic() + self._resolve_seconds
+        pending = [item for item in batch if item.outcome is None]
+        delay = 0.1
+        while pending:
+            item = pending[0]
+            try:
+                found = self._execute(_ROW, (item.table_id, item.expected + 1))
+                if found and tuple(found[0]) == _sent(item.rows[0]):
+                    item.outcome = item.expected + len(item.rows)
+                else:
+                    self._write_one(item)
+                pending.pop(0)
+                delay = 0.1
+            except (psycopg.OperationalError, psycopg.InterfaceError, OSError, Ambiguous):
+                if self._stopping or time.monotonic() + delay > deadline:
+                    break
+                time.sleep(delay)  # the writer thread only: the next node may take over
+                delay = min(2 * delay, 0.5)
+        for item in pending:
+            item.outcome = lost.error
+
     def _execute(self, sql: str, params: Any) -> list[Any]:
         """Run a statement on the thread's connection (opened when there is none) and fetch
-        its rows. A connection that breaks is closed; the next statement opens a fresh one."""
+        its rows. A connection that breaks is closed; the next statement opens a fresh one.
+        A connection lost (or cut by the watchdog) while the statement was in flight raises
+        `Ambiguous`: the statement may or may not have committed."""
         conn = self.conn
         if conn is None or conn.closed:
-            conn = self.conn = psycopg.Connection.connect(
-                self._dsn, autocommit=True, connect_timeout=self._connect_timeout
-            )
+            conn = self.conn = connect(self._dsn, self._timeout)
+        self._watchdog.begin(conn)
         try:
             return conn.execute(sql, params, prepare=True).fetchall()
-        except BaseException:
+        except BaseException as exc:
             idle = conn.info.transaction_status == TransactionStatus.IDLE
-            if conn.broken or conn.closed or not idle:  # else only the statement failed
+            broken = conn.broken or conn.closed or not idle
+            if broken:  # else only the statement failed
                 self.conn = None
                 with contextlib.suppress(Exception):
                     conn.close()
+            if broken and isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
+                raise Ambiguous(exc) from exc
             raise
+        finally:
+            self._watchdog.end()
+
+
+class Ambiguous(Exception):
+    """The connection was lost while a statement was in flight: it may have committed."""
+
+    def __init__(self, error: psycopg.Error) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _sent(row: Row) -> tuple[Any, ...]:
+    """(type, payload, request id, created_at) of a row as `_ROW` reads it back."""
+    _, _, kind, payload, rid, now = row
+    return (kind, payload, rid, now)
 
 
 def next_batch(pending: list[Pending]) -> tuple[list[Pending], list[Pending]]:

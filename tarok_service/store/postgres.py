@@ -16,20 +16,30 @@ goes through the single-append statement, whose unique-key errors are mapped to
 `VersionConflict` / `DuplicateRequest`. Each store instance keeps one dedicated LISTEN
 connection, on a thread of its own (`_pglisten.py`), and fans notifications out to its
 in-process waiters; a watcher on one replica therefore sees moves made on another.
+
+With a bus (`bus_url`, NATS: `_natsbus.py`) the replicas tell each other of new versions
+over it instead: no NOTIFY is sent inside the append (PostgreSQL takes a global lock at the
+commit of a transaction that notified) and no LISTEN connection is held.
+
+High availability: the DSN may name several hosts (`postgresql://u@a:5432,b:5432,c:5432/db
+?target_session_attrs=read-write`); every connection (pool, writer, listener) is bounded as
+`_pgconn.py` says, a read that outlasts the limit has its connection cut, and an append
+whose connection died in flight is resolved by reading it back (`_pgwrite.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+from ._natsbus import NatsBus
 from ._pending import Pending, Row
+from ._pgconn import connect_kwargs, interrupt
 from ._pglisten import PgListener
 from ._pgwrite import FIND, PRIMARY_KEY, REQUEST_INDEX, VERSION, PgWriter
 from ._wakeup import TableSignals, wait_for_version
@@ -93,8 +103,8 @@ _READ = (
 )
 _TABLES = "SELECT DISTINCT table_id FROM events ORDER BY table_id LIMIT %s"
 # A lost connection, a pool timeout (PoolTimeout is an OperationalError), a terminated
-# backend, a lock or serialization failure: StoreUnavailable, and the pool is checked.
-_guarded = unavailable_on((psycopg.OperationalError, psycopg.InterfaceError, OSError), "_lost")
+# backend, a lock or serialization failure: StoreUnavailable (see `_connection` for the pool).
+_guarded = unavailable_on((psycopg.OperationalError, psycopg.InterfaceError, OSError))
 
 
 class PostgresEventStore:
@@ -108,10 +118,13 @@ class PostgresEventStore:
         recheck_interval: float = 5.0,
         open_timeout: float = 10.0,
         timeout: float = 3.0,
+        bus_url: str | None = None,
     ) -> None:
         self._dsn = dsn
         self._timeout = timeout  # longest wait for a pooled connection
-        self._checking: asyncio.Task[None] | None = None
+        self._swaps: set[asyncio.Task[None]] = set()  # pools being replaced
+        self._swapping = False  # a fresh pool is being opened
+        self._retired: list[AsyncConnectionPool[Any]] = []  # replaced, closing soon
         self._min_size = min_size
         self._max_size = max_size
         self._recheck = recheck_interval
@@ -120,6 +133,7 @@ class PostgresEventStore:
         self._signals = TableSignals()
         self._listener: PgListener | None = None  # the LISTEN connection's thread
         self._writer: PgWriter | None = None  # the group commit's thread and connection
+        self._bus = None if bus_url is None else NatsBus(bus_url, self._signals, timeout)
 
     @property
     def dsn(self) -> str:
@@ -130,32 +144,27 @@ class PostgresEventStore:
         """Open the pool, create the schema if missing and start listening."""
         if self._pool is not None:
             return
-        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            self._dsn,
-            # The writer thread's own connection counts against `max_size`, as it did when it
-            # was taken from the pool: the store still opens at most max_size + 1 (LISTEN).
-            min_size=min(self._min_size, max(1, self._max_size - 1)),
-            max_size=max(1, self._max_size - 1),
-            kwargs={"autocommit": True, "connect_timeout": _connect_timeout(self._timeout)},
-            open=False,
-            timeout=self._timeout,
-            # Give up on a failing reconnection soon: the pool then grows again on demand at
-            # once, instead of waiting out an ever longer back-off after an outage.
-            reconnect_timeout=self._timeout,
-        )
+        pool = self._new_pool()
         await pool.open(wait=True, timeout=self._open_timeout)
-        timeout = _connect_timeout(self._timeout)
-        listener = PgListener(self._dsn, timeout, self._signals, asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        listener = None
         try:
             await _create_schema(pool)
-            await asyncio.to_thread(listener.connect)
+            if self._bus is not None:
+                await self._bus.open()
+            else:
+                listener = PgListener(self._dsn, self._timeout, self._signals, loop)
+                await asyncio.to_thread(listener.connect)
         except BaseException:
             await pool.close()
             raise
         self._pool = pool
-        self._writer = PgWriter(self._dsn, timeout, asyncio.get_running_loop())
+        self._writer = PgWriter(
+            self._dsn, self._timeout, loop, notify=self._bus is None, lost=self._renew_pool
+        )
         self._listener = listener
-        listener.start()
+        if listener is not None:
+            listener.start()
 
     async def close(self) -> None:
         """Stop listening and close every connection (appends being written finish first)."""
@@ -164,10 +173,20 @@ class PostgresEventStore:
         if self._writer is not None:
             writer, self._writer = self._writer, None
             await writer.close()
+        for swap in list(self._swaps):  # pools being replaced
+            swap.cancel()
+            with contextlib.suppress(BaseException):
+                await swap
+        for retired in self._retired:
+            with contextlib.suppress(Exception):
+                await retired.close(timeout=self._timeout)
+        self._retired = []
         pool, self._pool = self._pool, None
         if self._listener is not None:
             listener, self._listener = self._listener, None
             await listener.close()
+        if self._bus is not None:
+            await self._bus.close()
         await pool.close()
         self._signals.wake_all()
 
@@ -189,6 +208,8 @@ class PostgresEventStore:
         writer.submit(Pending(table_id, expected_version, request_id, rows, future))
         new_version = await future
         self._signals.wake(table_id, new_version)
+        if self._bus is not None:
+            await self._bus.publish(table_id, new_version)
         return new_version
 
     @_guarded
@@ -196,7 +217,7 @@ class PostgresEventStore:
         self, table_id: str, after: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
         """Return events with seq > `after`, ascending, at most `limit`."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(_READ, (table_id, after, limit))
             rows = await cur.fetchall()
         return [StoredEvent(t, int(s), ty, bytes(p), r, float(c)) for t, s, ty, p, r, c in rows]
@@ -204,7 +225,7 @@ class PostgresEventStore:
     @_guarded
     async def version(self, table_id: str) -> int:
         """Return the table's last seq, 0 when empty."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(VERSION, (table_id,))
             row = await cur.fetchone()
         return 0 if row is None else int(row[0])
@@ -212,7 +233,7 @@ class PostgresEventStore:
     @_guarded
     async def find_request(self, table_id: str, request_id: str) -> int | None:
         """Return the seq of the event carrying `request_id`, or None."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(FIND, (table_id, request_id))
             row = await cur.fetchone()
         return None if row is None else int(row[0])
@@ -220,7 +241,7 @@ class PostgresEventStore:
     @_guarded
     async def list_tables(self, limit: int = 100) -> list[str]:
         """Return up to `limit` table ids in ascending order."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(_TABLES, (limit,))
             rows = await cur.fetchall()
         return [str(row[0]) for row in rows]
@@ -228,19 +249,26 @@ class PostgresEventStore:
     @_guarded
     async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
         """Return the version once it is > `after`, or the version after `timeout` s."""
-        return await wait_for_version(
-            self._signals,
-            table_id,
-            after,
-            timeout,
-            lambda: self.version(table_id),
-            recheck=self._recheck,
-        )
+        bus = self._bus
+        if bus is not None:
+            await bus.watch(table_id)  # subscribed before the version is read
+        try:
+            return await wait_for_version(
+                self._signals,
+                table_id,
+                after,
+                timeout,
+                lambda: self.version(table_id),
+                recheck=self._recheck,
+            )
+        finally:
+            if bus is not None:
+                bus.unwatch(table_id)
 
     @_guarded
     async def save_snapshot(self, table_id: str, seq: int, payload: bytes) -> None:
         """Keep a snapshot beside the log; see `EventStore.save_snapshot`."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             await conn.execute(_SAVE_SNAPSHOT, (table_id, seq, payload))
 
     @_guarded
@@ -249,7 +277,7 @@ class PostgresEventStore:
     ) -> tuple[int, bytes] | None:
         """The latest snapshot at or before `at_most`; see `EventStore.latest_snapshot`."""
         bound = _NO_BOUND if at_most is None else at_most
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(_LATEST_SNAPSHOT, (table_id, bound))
             row = await cur.fetchone()
         return None if row is None else (int(row[0]), bytes(row[1]))
@@ -260,7 +288,7 @@ class PostgresEventStore:
     ) -> tuple[tuple[int, bytes] | None, list[StoredEvent]]:
         """The latest snapshot and the events a load needs; see `EventStore.read_tail`."""
         bound = _NO_BOUND if at_most is None else at_most
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(_READ_TAIL, {"t": table_id, "m": bound})
             rows = await cur.fetchall()
         if not rows:
@@ -283,27 +311,77 @@ class PostgresEventStore:
 
     # -- internals ----------------------------------------------------------------------
 
-    def _lost(self, exc: BaseException) -> None:
-        """A call failed for want of the database: drop every broken pooled connection now
-        (in the background), so that calls work again as soon as the database is back."""
-        if self._pool is None or (self._checking is not None and not self._checking.done()):
-            return
-        self._checking = asyncio.get_running_loop().create_task(self._check_pool(self._pool))
+    def _new_pool(self) -> AsyncConnectionPool[Any]:
+        return AsyncConnectionPool(
+            self._dsn,
+            # The writer thread's own connection counts against `max_size`, as it did when it
+            # was taken from the pool: the store still opens at most max_size + 1 (LISTEN).
+            min_size=min(self._min_size, max(1, self._max_size - 1)),
+            max_size=max(1, self._max_size - 1),
+            kwargs=connect_kwargs(self._timeout),
+            open=False,
+            timeout=self._timeout,
+            # Give up on a failing reconnection soon: the pool then grows again on demand at
+            # once, instead of waiting out an ever longer back-off after an outage.
+            reconnect_timeout=self._timeout,
+        )
 
-    async def _check_pool(self, pool: AsyncConnectionPool[Any]) -> None:
-        with contextlib.suppress(Exception):
-            await pool.check()
+    def _renew_pool(self) -> None:
+        """Replace the pool by a fresh one, closing the old one a little later. After a
+        failover its idle connections may lead to a node that is no longer the primary: a
+        frozen one (its statements hang) or, once thawed and until its failover manager
+        demotes it, a stale one (its reads are old). New connections go, over a multi-host
+        address, to the node that takes writes now. Only the current pool's failures call
+        this (`_connection`), so a burst of failures replaces it once."""
+        if self._pool is None or self._swapping:
+            return
+        self._swapping = True
+        swap = asyncio.get_running_loop().create_task(self._swap_pool())
+        self._swaps.add(swap)
+        swap.add_done_callback(self._swaps.discard)
+
+    async def _swap_pool(self) -> None:
+        fresh = self._new_pool()
+        try:
+            await fresh.open(wait=False)
+        except Exception:
+            self._swapping = False
+            return
+        old, self._swapping = self._pool, False
+        if old is None:  # the store closed meanwhile
+            await fresh.close(timeout=self._timeout)
+            return
+        self._pool, self._retired = fresh, [*self._retired, old]
+        # Calls waiting for one of its connections get their `timeout` to have one (a
+        # closed pool would fail them at once), then it is closed.
+        await asyncio.sleep(self._timeout)
+        if old in self._retired:
+            self._retired.remove(old)
+            with contextlib.suppress(Exception):
+                await old.close(timeout=self._timeout)
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """A pooled connection whose use is bounded: past twice the store's timeout its
+        socket is cut (a frozen server's kernel may still acknowledge every packet, and
+        then nothing else ends the wait), so the call fails as StoreUnavailable."""
+        pool = self._db()
+        async with pool.connection() as conn:
+            handle = asyncio.get_running_loop().call_later(2 * self._timeout, interrupt, conn)
+            try:
+                yield conn
+            except (psycopg.OperationalError, psycopg.InterfaceError, OSError):
+                if pool is self._pool:  # not one of a pool replaced already
+                    self._renew_pool()
+                raise
+            finally:
+                handle.cancel()
 
     def _db(self) -> AsyncConnectionPool[Any]:
         """The open pool, or StoreClosed."""
         if self._pool is None:
             raise StoreClosed()
         return self._pool
-
-
-def _connect_timeout(timeout: float) -> int:
-    """libpq's connect_timeout (whole seconds, at least 2: libpq ignores 1)."""
-    return max(2, math.ceil(timeout))
 
 
 async def _create_schema(pool: AsyncConnectionPool[Any]) -> None:

@@ -100,15 +100,23 @@ def test_grafana_provisioning_matches_compose() -> None:
 def test_compose_wires_replicas_lb_and_prometheus() -> None:
     compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
     services = compose["services"]
-    assert {"postgres", "tarok", "lb", "prometheus", "grafana"} <= set(services)
+    assert {"pg0", "pg1", "pg2", "etcd", "nats0", "tarok", "lb", "prometheus", "grafana"} <= set(
+        services
+    )
     tarok = services["tarok"]
     assert tarok["deploy"]["replicas"] == 3
     assert (DEPLOY / tarok["build"]["context"] / tarok["build"]["dockerfile"]).exists()
     flags = dict(arg.split("=", 1) for arg in tarok["command"])
     assert int(flags["--port"]) == GRPC_PORT and int(flags["--metrics-port"]) == METRICS_PORT
-    assert flags["--store"].startswith("postgresql://") and "@postgres:5432/" in flags["--store"]
+    store = flags["--store"]
+    assert store.startswith("postgresql://") and "@pg0:5432,pg1:5432,pg2:5432/" in store
+    assert store.endswith("target_session_attrs=read-write")
+    assert flags["--nats"].split(",") == [f"nats://nats{i}:4222" for i in range(3)]
     assert {str(GRPC_PORT), str(METRICS_PORT)} <= set(tarok["expose"])
-    assert tarok["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for node in ("pg0", "pg1", "pg2"):
+        assert tarok["depends_on"][node]["condition"] == "service_healthy"
+        patroni = services[node]
+        assert (DEPLOY / patroni["build"]["context"] / patroni["build"]["dockerfile"]).exists()
     for name in ("lb", "prometheus", "grafana"):
         for volume in services[name].get("volumes", []):
             host = volume.split(":")[0]

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tarok_service.server.i18n import LOCALES, Labels
-
+from tarok_service.server.present.i18n import LOCALES, Labels
 from tarok_service.variants.ruleset import RuleSet
 
 from ..engine.knowledge import RULES as KNOWLEDGE

@@ -1,9 +1,12 @@
 """A replica's cache of table states: an optimisation, never the truth.
 
 A cached table is brought up to date by reading only the events newer than its version,
-so the cost of a refresh does not grow with the table's length. A table that is not cached
-is loaded from its latest snapshot (`snapshots.py`) and the events after it, with the
-replay run on a worker thread so that a cold load never holds up the event loop.
+so the cost of a refresh does not grow with the table's length; that read starts at the
+cached version's own event, so a store whose log went back behind the cache (a commit lost
+with an asynchronous standby) is noticed and the table is loaded from the store again.
+A table that is not cached is loaded from its latest snapshot (`snapshots.py`) and the
+events after it, with the replay run on a worker thread so that a cold load never holds
+up the event loop.
 """
 
 from __future__ import annotations
@@ -74,11 +77,14 @@ class TableCache:
         table's log (a tournament's, say)."""
         cached = self.get(table_id)
         started = time.perf_counter()
-        if cached is None:
+        stored = [] if cached is None else await self._store.read(table_id, cached.version - 1)
+        if cached is None or not stored or stored[0].seq != cached.version:
+            # Not cached, or the store no longer has the cached version (a commit the cache
+            # saw was lost in a failover): the store is the truth, load from it.
+            self._items.pop(table_id, None)
             table, folded = await self._load_cold(table_id)
         else:
-            stored = await self._store.read(table_id, cached.version)
-            table, folded = await _fold(cached, table_id, stored), len(stored)
+            table, folded = await _fold(cached, table_id, stored[1:]), len(stored) - 1
         if self._metrics is not None:
             self._metrics.replayed(folded, time.perf_counter() - started)
         self.put(table)

@@ -13,7 +13,7 @@ from google.protobuf import json_format
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
-from ...store import StoredEvent
+from ...store import StoredEvent, StoreUnavailable
 from .. import errors as e
 from ..model import events
 from ..model.cache import apply_stored
@@ -318,6 +318,9 @@ async def _attach(
         return []
     follower = Follower(table.table_id, watcher.seat, table)
     stored = await ctx.store.read(table.table_id, table.version, ahead - table.version)
+    if len(stored) < ahead - table.version:  # read on a node behind the feed's (a failover)
+        watcher.close()  # the stream ends UNAVAILABLE; the client resumes, skipping nothing
+        raise StoreUnavailable("the store is behind this stream's feed")
     out = [svc.WatchTableResponse(event=event) for event in follower.feed(stored)]
     if watcher.with_views and follower.table is not None:
         view = table_view(follower.table, watcher.seat, watcher.words, ctx.clock())
