@@ -19,7 +19,7 @@ from ..present import codec
 from ..present.i18n import Labels, SeatLocales, negotiate
 from ..present.views import table_view
 from . import create, fanout, join, lobby, moves, rematch, seats, watch
-from .context import Context, check_seat
+from .context import Context
 
 __all__ = ["TarokApp"]
 
@@ -106,8 +106,7 @@ class TarokApp:
     async def get_view(self, request: svc.GetTableViewRequest) -> svc.GetTableViewResponse:
         claim = self.ctx.claim(request.token)
         table = await self.ctx.cache.load(claim.table_id)
-        check_seat(claim, table)
-        seats.check_current(claim, table)
+        seats.check_holder(claim, table)
         words = self.labels(table, claim.seat, request.locale)
         return svc.GetTableViewResponse(view=table_view(table, claim.seat, words, self.ctx.clock()))
 

@@ -33,7 +33,7 @@ async def rematch(ctx: Context, request: svc.RematchRequest) -> tuple[str, int, 
             e.PERMISSION_DENIED, e.SPECTATOR_CANNOT_MOVE, "a spectator token holds no seat"
         )
     old = await ctx.cache.load(claim.table_id)
-    seats.check_current(claim, old)
+    seats.check_holder(claim, old)
     if old.status != FINISHED:
         raise e.precondition(e.TABLE_NOT_FINISHED, "a rematch is offered once the match is over")
     if old.tournament_id:
