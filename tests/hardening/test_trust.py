@@ -3,15 +3,19 @@ verification. Each test failed on the server this work started from."""
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator
 
 import grpc
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
-from tests.service.harness import ServerThread, config, create, expect_error
+from tarok_service.server.usecases import lobby
+from tests.service.harness import ServerThread, config, create, error_of, expect_error
 
 UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
@@ -37,3 +41,92 @@ def test_stream_my_turns_refuses_a_revoked_seat_token(server: ServerThread) -> N
         UNAUTHENTICATED,
         "TOKEN_REVOKED",
     )
+
+
+def test_an_over_long_lobby_filter_is_refused_before_it_is_parsed(server: ServerThread) -> None:
+    stalling = " " * 80_000 + "AND"  # quadratic for the old splitting expression
+    request = svc.ListTablesRequest(filter=stalling)
+    code, reason, meta = error_of(lambda: server.stub.ListTables(request, timeout=30))
+    assert (code, reason, meta.get("field")) == (INVALID, "INVALID_FIELD", "filter")
+    with pytest.raises(Exception, match="longer than 256"):
+        lobby.parse_filter(stalling)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", lobby.Filter()),
+        ("variant = slovenian", lobby.Filter("slovenian")),
+        ('variant="a b"  AND players=4', lobby.Filter("a b", 4)),
+        ("players = 3 AND state = open AND variant = x.y-z", lobby.Filter("x.y-z", 3, "seating")),
+    ],
+)
+def test_lobby_filters_read_as_before(text: str, expected: lobby.Filter) -> None:
+    got = lobby.parse_filter(text)
+    assert (got.variant, got.players) == (expected.variant, expected.players)
+    assert (got.state is None) == (expected.state is None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "players = \u00b2",
+        "players = 4 AND",
+        "AND players = 4",
+        "players = 4ANDstate = open",
+        "players 4",
+        'variant = "open',
+        "colour = red",
+        "players = 99999999999999999999",
+    ],
+)
+def test_bad_lobby_filters_are_invalid_arguments(server: ServerThread, text: str) -> None:
+    request = svc.ListTablesRequest(filter=text.encode().decode("unicode_escape"))
+    expect_error(lambda: server.stub.ListTables(request, timeout=30), INVALID, "INVALID_FIELD")
+
+
+def _token(raw: str) -> str:
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        _token("t1:\u00b2:"),
+        _token("t1:" + "9" * 5000 + ":"),
+        _token("t1:99999999999999999999:"),
+        "\u00e9\u00e9\u00e9",
+        _token("t1:-1:"),
+        "=" * 9,
+        "A" * 100_000,
+    ],
+)
+def test_crafted_page_tokens_are_invalid_arguments(server: ServerThread, token: str) -> None:
+    request = svc.ListTablesRequest(page_token=token.encode().decode("unicode_escape"))
+    expect_error(lambda: server.stub.ListTables(request, timeout=30), INVALID, "INVALID_FIELD")
+
+
+FILTER_PARTS = st.sampled_from(
+    ["variant", "players", "state", "=", " ", "AND", '"', "4", "open", "\u00b2", "\t", "x"]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    filter_text=st.one_of(st.text(max_size=60), st.lists(FILTER_PARTS, max_size=12).map("".join)),
+    token=st.one_of(
+        st.text(max_size=40),
+        st.text(alphabet="t1:0123456789\u00b2-", max_size=30).map(_token),
+        st.sampled_from(["", _token("t1:0:"), _token("t1:5:players = 4")]),
+    ),
+    size=st.integers(-3, 10_000),
+)
+def test_fuzzed_filters_and_page_tokens_never_fail_internally(
+    server: ServerThread, filter_text: str, token: str, size: int
+) -> None:
+    request = svc.ListTablesRequest(filter=filter_text, page_token=token, page_size=size)
+    try:
+        server.stub.ListTables(request, timeout=30)
+    except grpc.RpcError as err:
+        assert isinstance(err, grpc.Call)
+        assert err.code() == INVALID, (err.code(), err.details())
