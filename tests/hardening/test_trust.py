@@ -13,12 +13,24 @@ from hypothesis import strategies as st
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
+from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from tarok_service.server.usecases import lobby
-from tests.service.harness import ServerThread, config, create, error_of, expect_error
+from tests.service.harness import (
+    ServerThread,
+    config,
+    create,
+    error_of,
+    expect_error,
+    race,
+    reason_of,
+)
+from tests.tournament.helpers import ORGANISER_KEY, tour_config
 
 UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
+EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
+DENIED = grpc.StatusCode.PERMISSION_DENIED
 
 
 @pytest.fixture(scope="module")
@@ -130,3 +142,49 @@ def test_fuzzed_filters_and_page_tokens_never_fail_internally(
     except grpc.RpcError as err:
         assert isinstance(err, grpc.Call)
         assert err.code() == INVALID, (err.code(), err.details())
+
+
+def _tournament(key: str) -> ts.CreateTournamentRequest:
+    spec = tm.TournamentSpec(
+        variant="slovenian",
+        players=3,
+        deals=1,
+        entrants=[tm.Entrant(name="remote"), tm.Entrant(name="h", bot="random")],
+    )
+    spec.check_in.FromSeconds(600)  # the remote entrant never checks in: it keeps running
+    return ts.CreateTournamentRequest(spec=spec, organiser_key=key)
+
+
+def test_concurrent_tournaments_stay_within_the_running_limit() -> None:
+    small = ServerThread(tour_config(max_tournaments=2))
+    try:
+        stub = ts_grpc.TournamentServiceStub(small.channel)
+        outcomes = race([lambda: stub.CreateTournament(_tournament(ORGANISER_KEY))] * 12)
+        made = [o for o in outcomes if isinstance(o, ts.CreateTournamentResponse)]
+        refused = [o for o in outcomes if isinstance(o, grpc.RpcError)]
+        assert len(made) == 2 and len(made) + len(refused) == 12
+        for error in refused:
+            assert reason_of(error)[:2] == (EXHAUSTED, "TOO_MANY_TOURNAMENTS")
+    finally:
+        small.stop()
+
+
+def test_organiser_tokens_work_after_a_secret_rotation() -> None:
+    before = ServerThread(tour_config(secret=b"old secret"))
+    try:
+        stub = ts_grpc.TournamentServiceStub(before.channel)
+        created = stub.CreateTournament(_tournament(ORGANISER_KEY))
+    finally:
+        before.stop()
+    # (a new store: the log of an in-memory store is gone, but the token is what is checked)
+    after = ServerThread(tour_config(secret=b"new secret", previous_secrets=(b"old secret",)))
+    try:
+        stub = ts_grpc.TournamentServiceStub(after.channel)
+        mine = stub.CreateTournament(_tournament(ORGANISER_KEY))
+        request = ts.GetTournamentRequest(
+            tournament_id=mine.tournament_id, organiser_token=created.organiser_token
+        )
+        # verified (a valid organiser token), then found to be another tournament's
+        expect_error(lambda: stub.GetTournament(request), DENIED, "WRONG_TOURNAMENT")
+    finally:
+        after.stop()

@@ -10,8 +10,6 @@ yet. Waiting uses the store's per-table change signal, which works across replic
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -37,8 +35,7 @@ def entrant_signer(ctx: Context) -> TokenSigner:
     """Signs entrant tokens with a key derived from the server secret, so that an entrant
     token is never valid as a seat token (nor the other way round)."""
     secrets = (ctx.config.secret, *ctx.config.previous_secrets)
-    keys = [hmac.new(s, ENTRANT_KEY, hashlib.sha256).digest() for s in secrets]
-    return TokenSigner(keys, ctx.config.token_ttl_seconds)
+    return TokenSigner.derived(secrets, ENTRANT_KEY, ctx.config.token_ttl_seconds)
 
 
 @dataclass
