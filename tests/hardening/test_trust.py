@@ -3,11 +3,15 @@ verification. Each test failed on the server this work started from."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import TypeVar
 
 import grpc
 import pytest
+from google.protobuf import duration_pb2
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
@@ -15,18 +19,25 @@ from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
+from tarok_service.server.transport.principal import caller_of
 from tarok_service.server.usecases import lobby
+from tarok_service.server.usecases.app import TarokApp
+from tarok_service.store import open_store
+from tests.lobby.helpers import play_seat
 from tests.service.harness import (
     ServerThread,
     config,
     create,
     error_of,
     expect_error,
+    new_table,
+    play_out,
     race,
     reason_of,
 )
 from tests.tournament.helpers import ORGANISER_KEY, tour_config
 
+T = TypeVar("T")
 UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -188,3 +199,168 @@ def test_organiser_tokens_work_after_a_secret_rotation() -> None:
         expect_error(lambda: stub.GetTournament(request), DENIED, "WRONG_TOURNAMENT")
     finally:
         after.stop()
+
+
+# --- free tables: quotas per caller ----------------------------------------------------------
+
+
+def _bots(*seats: int) -> list[svc.BotSeat]:
+    return [svc.BotSeat(seat=s, bot="pimc") for s in seats]
+
+
+def test_free_tables_with_bots_are_bounded_per_caller() -> None:
+    small = ServerThread(config(max_bot_tables_per_caller=2, max_bot_hands=10))
+    try:
+        stub = small.stub
+
+        def table(**fields: object) -> svc.CreateTableResponse:
+            request = svc.CreateTableRequest(variant="slovenian", players=4, **fields)  # type: ignore[arg-type]
+            return stub.CreateTable(request, timeout=30)
+
+        expect_error(
+            lambda: table(hands=11, bots=_bots(1, 2, 3)), INVALID, "INVALID_FIELD", field="hands"
+        )
+        clock = duration_pb2.Duration(nanos=1)
+        expect_error(
+            lambda: table(time_per_move=clock), INVALID, "INVALID_FIELD", field="time_per_move"
+        )
+        table(hands=10, bots=_bots(1, 2, 3))
+        table(bots=_bots(1))
+        expect_error(lambda: table(bots=_bots(2)), EXHAUSTED, "TOO_MANY_TABLES", limit="2")
+        assert table(hands=50).table_id  # tables without bots are not counted
+    finally:
+        small.stop()
+
+
+def test_a_finished_table_with_bots_frees_its_place() -> None:
+    small = ServerThread(config(max_bot_tables_per_caller=1))
+    try:
+        stub = small.stub
+        request = svc.CreateTableRequest(variant="slovenian", players=4, bots=_bots(1, 2, 3))
+        table_id = stub.CreateTable(request).table_id
+        expect_error(lambda: stub.CreateTable(request), EXHAUSTED, "TOO_MANY_TABLES")
+        me = stub.JoinTable(svc.JoinTableRequest(table_id=table_id, name="me"))
+        play_seat(stub, me.token, 0, seed=1)
+        assert stub.CreateTable(request).table_id != table_id
+    finally:
+        small.stop()
+
+
+@pytest.mark.parametrize(
+    ("peer", "principal"),
+    [
+        ("ipv4:10.0.0.7:51234", "ip:10.0.0.7"),
+        ("10.0.0.7:4000", "ip:10.0.0.7"),
+        ("ipv6:[::1]:51234", "ip:::1"),
+        ("ipv6:%5B::1%5D:51234", "ip:::1"),
+        ("[::1]:4000", "ip:::1"),
+        ("[::ffff:10.0.0.7]:4000", "ip:10.0.0.7"),
+        ("unix:/tmp/x.sock", "unix:/tmp/x.sock"),
+        ("", ""),
+    ],
+)
+def test_a_caller_is_the_same_on_both_ports(peer: str, principal: str) -> None:
+    assert caller_of(peer) == principal
+
+
+# --- idempotency: request ids scoped to the caller and bound to the request ---------------
+
+
+def _app_run(make: Callable[[TarokApp], Awaitable[T]], **changes: object) -> T:
+    async def go() -> T:
+        store = open_store("sqlite:///:memory:")
+        await store.open()
+        cfg = config(**changes)
+        try:
+            return await make(TarokApp(store, cfg))
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+def _private(rid: str, players: int = 4) -> svc.CreateTableRequest:
+    return svc.CreateTableRequest(
+        variant="slovenian",
+        players=players,
+        request_id=rid,
+        visibility=svc.TABLE_VISIBILITY_PRIVATE,
+    )
+
+
+def test_request_ids_are_scoped_to_the_caller() -> None:
+    async def go(app: TarokApp) -> tuple[str, str, str]:
+        mine = await app.create_table(_private("r1"), "ip:10.0.0.1")
+        again = await app.create_table(_private("r1"), "ip:10.0.0.1")
+        theirs = await app.create_table(_private("r1"), "ip:10.0.0.2")
+        assert again.table_id == mine.table_id
+        return mine.table_id, theirs.table_id, again.table_id
+
+    mine, theirs, _ = _app_run(go)
+    assert mine != theirs  # another caller's same id is another table, not mine
+
+
+def test_a_request_id_reused_for_another_request_is_refused(server: ServerThread) -> None:
+    server.stub.CreateTable(_private("same-id", players=4))
+    expect_error(
+        lambda: server.stub.CreateTable(_private("same-id", players=3)),
+        INVALID,
+        "REQUEST_ID_REUSED",
+        field="request_id",
+    )
+
+
+def test_a_request_id_makes_one_table_across_a_secret_rotation(tmp_path: Path) -> None:
+    store = f"sqlite:///{tmp_path / 'tarok.db'}"
+    before = ServerThread(config(store_url=store, secret=b"old secret"))
+    try:
+        first = before.stub.CreateTable(_private("once"))
+    finally:
+        before.stop()
+    after = ServerThread(
+        config(store_url=store, secret=b"new secret", previous_secrets=(b"old secret",))
+    )
+    try:
+        assert after.stub.CreateTable(_private("once")).table_id == first.table_id
+    finally:
+        after.stop()
+
+
+def test_a_rematch_is_one_table_across_a_secret_rotation(tmp_path: Path) -> None:
+    store = f"sqlite:///{tmp_path / 'tarok.db'}"
+    before = ServerThread(config(store_url=store, secret=b"old secret"))
+    try:
+        _, tokens = new_table(before.stub, players=3)
+        play_out(before.stub, tokens, seed=2)
+        first = before.stub.Rematch(svc.RematchRequest(token=tokens[0]))
+    finally:
+        before.stop()
+    after = ServerThread(
+        config(store_url=store, secret=b"new secret", previous_secrets=(b"old secret",))
+    )
+    try:
+        second = after.stub.Rematch(svc.RematchRequest(token=tokens[1]))
+        assert second.table_id == first.table_id and second.seat == 1
+    finally:
+        after.stop()
+
+
+def test_rematch_seats_are_kept_for_their_players(server: ServerThread) -> None:
+    stub = server.stub
+    old_id, tokens = new_table(stub, players=3)
+    play_out(stub, tokens, seed=5)
+    first = stub.Rematch(svc.RematchRequest(token=tokens[0]))
+    new_id = first.table_id
+    # Someone else: neither the seat itself nor the request id that once reserved it
+    for rid in ("", f"rematch:{old_id}:1:1", f"{old_id}:1:1"):
+        expect_error(
+            lambda rid=rid: stub.JoinTable(  # type: ignore[misc]
+                svc.JoinTableRequest(table_id=new_id, seat=1, request_id=rid)
+            ),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "SEAT_RESERVED",
+        )
+    mine = stub.Rematch(svc.RematchRequest(token=tokens[1]))
+    assert (mine.table_id, mine.seat) == (new_id, 1)
+    watcher = stub.JoinTable(svc.JoinTableRequest(table_id=new_id, spectator=True))
+    assert watcher.token  # spectators are welcome
