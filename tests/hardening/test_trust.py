@@ -14,6 +14,8 @@ import pytest
 from google.protobuf import duration_pb2
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tarok_client.verify import verify_log
+from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
@@ -364,3 +366,113 @@ def test_rematch_seats_are_kept_for_their_players(server: ServerThread) -> None:
     assert (mine.table_id, mine.seat) == (new_id, 1)
     watcher = stub.JoinTable(svc.JoinTableRequest(table_id=new_id, spectator=True))
     assert watcher.token  # spectators are welcome
+
+
+# --- verification: every deal committed and revealed, every move replayed -------------------
+
+
+@pytest.fixture(scope="module")
+def played(server: ServerThread) -> tuple[ev.TableLog, ev.TableLog]:
+    """A finished two-hand table's complete log, and seat 0's log kept during play."""
+    stub = server.stub
+    table_id, tokens = new_table(stub, players=3, hands=2)
+    seat_log = stub.GetTableLog(svc.GetTableLogRequest(token=tokens[0])).log  # deal 1, sealed
+    play_out(stub, tokens, seed=7)
+    complete = stub.GetTableLog(svc.GetTableLogRequest(token=tokens[0])).log
+    assert complete.complete and complete.table_id == table_id
+    return complete, seat_log
+
+
+def _without(log: ev.TableLog, drop: Callable[[ev.Event], bool], first: bool = True) -> ev.TableLog:
+    out = ev.TableLog()
+    out.CopyFrom(log)
+    del out.events[:]
+    dropped = False
+    for event in log.events:
+        if drop(event) and not (first and dropped):
+            dropped = True
+            continue
+        out.events.add().CopyFrom(event)
+    assert dropped
+    return out
+
+
+def _moves(log: ev.TableLog) -> list[int]:
+    return [i for i, event in enumerate(log.events) if event.HasField("move_made")]
+
+
+def test_an_untouched_log_replays(played: tuple[ev.TableLog, ev.TableLog]) -> None:
+    complete, seat_log = played
+    report = verify_log(complete, [seat_log])
+    assert report.ok, report.problems
+    assert report.replayed == 1 and report.deals >= 2 and report.seat_hands >= 1
+
+
+def test_a_removed_reveal_fails(played: tuple[ev.TableLog, ev.TableLog]) -> None:
+    complete, seat_log = played
+    tampered = ev.TableLog()
+    tampered.CopyFrom(complete)
+    dealt = next(e.hand_dealt for e in tampered.events if e.HasField("hand_dealt"))
+    del dealt.order[:]
+    dealt.salt = b""
+    assert not verify_log(tampered).ok
+    assert not verify_log(tampered, [seat_log]).ok
+
+
+def test_a_removed_deal_fails_even_with_a_seat_log(
+    played: tuple[ev.TableLog, ev.TableLog],
+) -> None:
+    complete, seat_log = played
+    tampered = _without(complete, lambda e: e.HasField("hand_dealt"))
+    assert not verify_log(tampered).ok
+    assert not verify_log(tampered, [seat_log]).ok
+
+
+def test_a_dropped_move_fails(played: tuple[ev.TableLog, ev.TableLog]) -> None:
+    complete, _ = played
+    last = _moves(complete)[-1]
+    tampered = ev.TableLog()
+    tampered.CopyFrom(complete)
+    del tampered.events[last]
+    assert not verify_log(tampered).ok
+
+
+def test_swapped_moves_fail(played: tuple[ev.TableLog, ev.TableLog]) -> None:
+    complete, _ = played
+    moves = _moves(complete)
+    tampered = ev.TableLog()
+    tampered.CopyFrom(complete)
+    a, b = moves[-2], moves[-1]  # the last trick's last two cards, by two seats
+    first, second = ev.Event(), ev.Event()
+    first.CopyFrom(tampered.events[a])
+    second.CopyFrom(tampered.events[b])
+    tampered.events[a].CopyFrom(second)
+    tampered.events[b].CopyFrom(first)
+    assert not verify_log(tampered).ok
+
+
+def test_a_changed_move_fails(played: tuple[ev.TableLog, ev.TableLog]) -> None:
+    complete, _ = played
+    tampered = ev.TableLog()
+    tampered.CopyFrom(complete)
+    for i in _moves(complete):
+        made = tampered.events[i].move_made
+        if made.move_id.startswith("play:"):
+            others = [
+                tampered.events[j].move_made.move_id
+                for j in _moves(complete)
+                if tampered.events[j].move_made.move_id.startswith("play:")
+                and tampered.events[j].move_made.move_id != made.move_id
+            ]
+            made.move_id = others[0]  # a card of someone else's hand, or already played
+            break
+    assert not verify_log(tampered).ok
+
+
+def test_changed_scores_fail(played: tuple[ev.TableLog, ev.TableLog]) -> None:
+    complete, _ = played
+    tampered = ev.TableLog()
+    tampered.CopyFrom(complete)
+    scored = next(e.hand_scored for e in tampered.events if e.HasField("hand_scored"))
+    scored.totals[0] += 10
+    assert not verify_log(tampered).ok
