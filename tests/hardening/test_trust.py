@@ -21,10 +21,12 @@ from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
+from tarok_service.server.main import running
 from tarok_service.server.transport.principal import caller_of
 from tarok_service.server.usecases import lobby
 from tarok_service.server.usecases.app import TarokApp
 from tarok_service.store import open_store
+from tests.browser_protocols.harness import HttpStub
 from tests.lobby.helpers import play_seat
 from tests.service.harness import (
     ServerThread,
@@ -476,3 +478,28 @@ def test_changed_scores_fail(played: tuple[ev.TableLog, ev.TableLog]) -> None:
     scored = next(e.hand_scored for e in tampered.events if e.HasField("hand_scored"))
     scored.totals[0] += 10
     assert not verify_log(tampered).ok
+
+
+def test_a_caller_has_one_quota_across_both_ports_and_its_connections() -> None:
+    both = ServerThread(config(http_port=0, http_host="127.0.0.1", max_bot_tables_per_caller=2))
+    try:
+        http = running(both.server).http
+        assert http is not None
+        request = svc.CreateTableRequest(variant="slovenian", players=4, bots=_bots(1))
+        both.stub.CreateTable(request)  # the gRPC port
+        first = HttpStub(f"http://127.0.0.1:{http.port}", "connect-json")
+        first.CreateTable(request)  # the HTTP port, its own connection
+        other = HttpStub(f"http://127.0.0.1:{http.port}", "connect-proto")
+        expect_error(lambda: other.CreateTable(request), EXHAUSTED, "TOO_MANY_TABLES")
+        expect_error(lambda: both.stub.CreateTable(request), EXHAUSTED, "TOO_MANY_TABLES")
+    finally:
+        both.stop()
+
+
+@pytest.mark.parametrize("name", ["a\u202eb", "x\x07y", "line\nbreak"])
+def test_rejoin_refuses_the_names_join_refuses(server: ServerThread, name: str) -> None:
+    stub = server.stub
+    table_id = create(stub, players=3)
+    me = stub.JoinTable(svc.JoinTableRequest(table_id=table_id, seat=0, name="me"))
+    rejoin = svc.RejoinTableRequest(token=me.token, name=name)
+    expect_error(lambda: stub.RejoinTable(rejoin), INVALID, "INVALID_FIELD", field="name")
