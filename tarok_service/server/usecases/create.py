@@ -61,9 +61,10 @@ def describe(created: ev.TableCreated, request: svc.CreateTableRequest) -> None:
         seats.add(bot.seat)
 
 
-def idempotency_key(caller: str, request_id: str, request: svc.CreateTableRequest) -> str:
+def idempotency_key(request_id: str, request: svc.CreateTableRequest) -> str:
     """What a CreateTable request id is recorded as: bound to the request's content (a hash
-    of the request without its id) so that reusing the id for another request is refused."""
+    of the request without its id) so that reusing the id for another request is refused.
+    (Its scope, the caller, is in the table id it is recorded under: `table_label`.)"""
     content = svc.CreateTableRequest()
     content.CopyFrom(request)
     content.request_id = ""
@@ -135,7 +136,7 @@ async def create_table(
     _check_presets(variant, request)
     describe(created, request)
     quotas.check_request(ctx, request, hands)
-    key = idempotency_key(caller, rid, request) if rid else None
+    key = idempotency_key(rid, request) if rid else None
     if rid:
         table_id = await derived.derived_id(ctx, table_label(caller, rid))
     else:
