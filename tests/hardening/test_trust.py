@@ -71,7 +71,7 @@ def test_stream_my_turns_refuses_a_revoked_seat_token(server: ServerThread) -> N
 
 
 def test_an_over_long_lobby_filter_is_refused_before_it_is_parsed(server: ServerThread) -> None:
-    stalling = " " * 80_000 + "AND"  # quadratic for the old splitting expression
+    stalling = "a" + " " * 80_000 + "b"  # 22 s in the old splitting expression, measured
     request = svc.ListTablesRequest(filter=stalling)
     code, reason, meta = error_of(lambda: server.stub.ListTables(request, timeout=30))
     assert (code, reason, meta.get("field")) == (INVALID, "INVALID_FIELD", "filter")
