@@ -180,7 +180,7 @@ def _turn(
     if given is not None:
         token = given[0]
     else:
-        token = tokens.issue(table.table_id, seat, now, table.generations[seat])[0]
+        token = tokens.issue(table.table_id, seat, now, max(1, table.generations[seat]))[0]
     return ts.MyTurn(
         table_id=table.table_id,
         seat=seat,
