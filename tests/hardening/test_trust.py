@@ -184,6 +184,27 @@ def test_concurrent_tournaments_stay_within_the_running_limit() -> None:
         small.stop()
 
 
+def test_two_replicas_stay_within_the_running_limit(tmp_path: Path) -> None:
+    store = f"sqlite:///{tmp_path / 'tarok.db'}"
+    replicas = [ServerThread(tour_config(store_url=store, max_tournaments=2)) for _ in range(2)]
+    try:
+        stubs = [ts_grpc.TournamentServiceStub(r.channel) for r in replicas]
+        calls = [
+            (lambda stub=stub: stub.CreateTournament(_tournament(ORGANISER_KEY), timeout=60))
+            for stub in stubs
+            for _ in range(5)
+        ]
+        outcomes = race(calls)
+        made = [o for o in outcomes if isinstance(o, ts.CreateTournamentResponse)]
+        assert len(made) == 2, outcomes
+        for error in outcomes:
+            if isinstance(error, grpc.RpcError):
+                assert reason_of(error)[:2] == (EXHAUSTED, "TOO_MANY_TOURNAMENTS")
+    finally:
+        for replica in replicas:
+            replica.stop()
+
+
 def test_organiser_tokens_work_after_a_secret_rotation() -> None:
     before = ServerThread(tour_config(secret=b"old secret"))
     try:
