@@ -26,6 +26,7 @@ def add_parser(sub: Any) -> None:
     _tokens(serve_)
     _tournaments(serve_)
     _operations(serve_)
+    _free_tables(serve_)
     _http(serve_)
 
 
@@ -60,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
         cors_origins=tuple(args.cors_origin),
         static_dir=static_dir_default(args.static_dir),
         open_table_ttl_seconds=args.open_table_ttl,
+        max_bot_tables_per_caller=args.max_bot_tables_per_caller,
+        max_bot_hands=args.max_bot_hands,
+        min_time_per_move_seconds=args.min_time_per_move,
     )
     asyncio.run(serve(config))
     return 0
@@ -176,6 +180,29 @@ def _operations(serve_: argparse.ArgumentParser) -> None:
         type=float,
         default=10.0,
         help="on SIGTERM, time calls in flight get to finish",
+    )
+
+
+def _free_tables(serve_: argparse.ArgumentParser) -> None:
+    """Quotas on free tables, per caller (client address); 0 turns one off."""
+    defaults = ServerConfig(secret=b"-")
+    serve_.add_argument(
+        "--max-bot-tables-per-caller",
+        type=int,
+        default=defaults.max_bot_tables_per_caller,
+        help="unfinished free tables with bots one client address may have (%(default)s)",
+    )
+    serve_.add_argument(
+        "--max-bot-hands",
+        type=int,
+        default=defaults.max_bot_hands,
+        help="hands a free table with bots may have (%(default)s)",
+    )
+    serve_.add_argument(
+        "--min-time-per-move",
+        type=float,
+        default=defaults.min_time_per_move_seconds,
+        help="the shortest time per move, in seconds, of a free table (%(default)s)",
     )
 
 

@@ -39,6 +39,10 @@ class ServerConfig:
     cache_size: int = 4096
     max_message_bytes: int = 1 << 20
     max_hands: int = 1000
+    # Free tables, per caller (client address); 0 turns a limit off. See usecases/quotas.py.
+    max_bot_tables_per_caller: int = 16  # unfinished free tables with bots
+    max_bot_hands: int = 100  # hands of a free table with bots
+    min_time_per_move_seconds: float = 1.0  # the shortest clock of a free table
     move_retries: int = 8
     metrics_port: int = 0  # Prometheus /metrics on its own port; 0 = disabled
     metrics_host: str = "0.0.0.0"

@@ -50,6 +50,7 @@ TABLE_EXPIRED = "TABLE_EXPIRED"
 MALFORMED_REQUEST = "MALFORMED_REQUEST"  # the request's bytes are not a valid message
 REQUEST_ID_REUSED = "REQUEST_ID_REUSED"  # a request id already used for another request
 ALREADY_JOINED = "ALREADY_JOINED"  # a repeated JoinTable: its token is not sent again
+SEAT_RESERVED = "SEAT_RESERVED"  # a rematch seat: only its player takes it (Rematch)
 TOO_MANY_REQUESTS = "TOO_MANY_REQUESTS"  # one caller's share of expensive calls is in use
 
 

@@ -403,6 +403,7 @@ def print_report(report: Report, as_json: bool) -> int:
         "sealed": report.sealed,
         "seat_hands": report.seat_hands,
         "tournament_deals": report.tournament_deals,
+        "replayed": report.replayed,
     }
     if as_json:
         print(json.dumps({"ok": report.ok, **counts, "problems": report.problems}))

@@ -22,12 +22,15 @@ from tarok_service.engine.fairness import deal_orders
 from tarok_service.engine.variant import Variant
 from tarok_service.variants.registry import find_variant
 
+from . import replay
+
 
 @dataclass
 class Report:
     """What was checked, and every mismatch found (empty: the log passed)."""
 
     deals: int = 0  # revealed deals whose commitment and hands were checked
+    replayed: int = 0  # complete logs replayed move by move to their recorded scores
     sealed: int = 0  # deals not revealed yet (commitment only)
     seat_hands: int = 0  # hands seen by a seat during play, checked against revealed deals
     tournament_deals: int = 0  # preset deals checked against the tournament's seed
@@ -39,6 +42,7 @@ class Report:
 
     def add(self, other: Report) -> None:
         self.deals += other.deals
+        self.replayed += other.replayed
         self.sealed += other.sealed
         self.seat_hands += other.seat_hands
         self.tournament_deals += other.tournament_deals
@@ -118,9 +122,21 @@ def verify_log(log: ev.TableLog, seat_logs: Sequence[ev.TableLog] = ()) -> Repor
                 report.problems.append(f"{where}: seat {shown.seat}'s hand is not from the order")
         if dealt.talon and _codes(dealt.talon) != talon:
             report.problems.append(f"{where}: the talon is not from the order")
+    if log.complete:
+        _replay(table, created, log, report)
     for seat_log in seat_logs:
         _check_seat_log(table, log, seat_log, revealed, report)
     return report
+
+
+def _replay(table: _Table, created: ev.TableCreated, log: ev.TableLog, report: Report) -> None:
+    """A complete log: every deal revealed and every move legal up to the recorded scores."""
+    if created.rules_version != table.variant.rules_version:
+        return  # played under other rules: its scores are not this version's to check
+    found = replay.problems(log, table.variant, table.rules, created)
+    report.problems += found
+    if not found:
+        report.replayed += 1
 
 
 def _check_seat_log(
@@ -138,6 +154,8 @@ def _check_seat_log(
         where = f"{log.table_id} deal {dealt.deal_number}"
         final = revealed.get(dealt.deal_number)
         if final is None:
+            if log.complete:  # the table's log must reveal every deal a seat was dealt
+                report.problems.append(f"{where}: seen by a seat, not revealed in the table's log")
             continue
         if dealt.commitment != final.commitment:
             report.problems.append(f"{where}: the commitment shown during play differs")

@@ -49,8 +49,7 @@ class TournamentApp:
         salt = secrets.token_bytes(fairness.SALT_BYTES)
         created = tm.TournamentCreated(spec=checked, seed=seed, seed_salt=salt)
         await save_once(self.ctx, tournament_id, Append(0, log.encode([created]), _made), _taken)
-        listed = tm.TournamentListed(tournament_id=tournament_id)
-        await log.append_once(self.ctx, log.REGISTRY, lambda _: [listed])
+        await log.list_within(self.ctx, tournament_id, self.ctx.config.max_tournaments)
         self.supervisor.ensure(tournament_id)
         state = await self.logs.load(tournament_id)
         now = self.ctx.clock()
@@ -67,17 +66,11 @@ class TournamentApp:
         return out
 
     async def _check_room(self) -> None:
-        """RESOURCE_EXHAUSTED when the server runs its limit of tournaments already."""
+        """RESOURCE_EXHAUSTED when the server runs its limit of tournaments already (a cheap
+        early refusal; `log.list_within` decides atomically)."""
         known: set[str] = set()
         await log.running(self.ctx, 0, known)
-        limit = self.ctx.config.max_tournaments
-        if len(known) >= limit:
-            raise e.ServiceError(
-                e.RESOURCE_EXHAUSTED,
-                e.TOO_MANY_TOURNAMENTS,
-                f"this server runs {limit} tournaments at most: try again later",
-                {"limit": str(limit)},
-            )
+        log.check_room(known, self.ctx.config.max_tournaments)
 
     async def get_tournament(self, request: ts.GetTournamentRequest) -> ts.GetTournamentResponse:
         """Progress for anyone; standings and the schedule once it is over, or for the

@@ -236,6 +236,38 @@ async def running(ctx: Context, after: int, known: set[str]) -> int:
     return stored[-1].seq if stored else after
 
 
+def check_room(known: set[str], limit: int) -> None:
+    """RESOURCE_EXHAUSTED TOO_MANY_TOURNAMENTS when `known` running ones reach `limit`."""
+    if len(known) >= limit:
+        raise e.ServiceError(
+            e.RESOURCE_EXHAUSTED,
+            e.TOO_MANY_TOURNAMENTS,
+            f"this server runs {limit} tournaments at most: try again later",
+            {"limit": str(limit)},
+        )
+
+
+async def list_within(ctx: Context, tournament_id: str, limit: int) -> None:
+    """List a tournament in the registry unless `limit` are running: counted and appended at
+    the registry version the count was made on, so two replicas (or two calls) racing for the
+    last place cannot both take it - the loser counts again (RESOURCE_EXHAUSTED when full)."""
+    listed = encode([tm.TournamentListed(tournament_id=tournament_id)])
+
+    async def appended(version: int) -> None:
+        return None
+
+    async def decide(attempt: int) -> Decision[None]:
+        known: set[str] = set()
+        version = await running(ctx, 0, known)
+        if tournament_id in known:
+            return Done(None)
+        check_room(known, limit)
+        return Append(version, listed, appended)
+
+    busy = "the tournament registry is too busy: try again"
+    await save(ctx, REGISTRY, decide, retries=APPEND_RETRIES, busy=busy)
+
+
 async def is_finished(ctx: Context, tournament_id: str) -> bool:
     """Whether the tournament's log ends with TournamentFinished."""
     version = await ctx.store.version(tournament_id)

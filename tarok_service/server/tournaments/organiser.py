@@ -9,7 +9,6 @@ tokens (nor the other way round).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 
 from .. import errors as e
@@ -20,8 +19,8 @@ ORGANISER_KEY = b"tarok.v1 organiser tokens"
 
 
 def organiser_signer(ctx: Context) -> TokenSigner:
-    key = hmac.new(ctx.config.secret, ORGANISER_KEY, hashlib.sha256).digest()
-    return TokenSigner(key, ctx.config.token_ttl_seconds)
+    secrets = (ctx.config.secret, *ctx.config.previous_secrets)
+    return TokenSigner.derived(secrets, ORGANISER_KEY, ctx.config.token_ttl_seconds)
 
 
 def check_key(ctx: Context, given: str) -> None:

@@ -10,8 +10,6 @@ yet. Waiting uses the store's per-table change signal, which works across replic
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -23,7 +21,8 @@ from ..model.events import timestamp
 from ..model.fold import FINISHED, TableState
 from ..present.views import table_view
 from ..usecases.context import Context
-from ..usecases.tokens import TokenSigner
+from ..usecases.seats import check_holder
+from ..usecases.tokens import Claim, TokenSigner
 from . import log
 from .log import TournamentLogs
 from .worker import wait_any
@@ -36,16 +35,17 @@ def entrant_signer(ctx: Context) -> TokenSigner:
     """Signs entrant tokens with a key derived from the server secret, so that an entrant
     token is never valid as a seat token (nor the other way round)."""
     secrets = (ctx.config.secret, *ctx.config.previous_secrets)
-    keys = [hmac.new(s, ENTRANT_KEY, hashlib.sha256).digest() for s in secrets]
-    return TokenSigner(keys, ctx.config.token_ttl_seconds)
+    return TokenSigner.derived(secrets, ENTRANT_KEY, ctx.config.token_ttl_seconds)
 
 
 @dataclass
 class Followed:
-    """A table the bot plays at: its seats there, with a seat token for each."""
+    """A table the bot plays at: its seats there, each with the seat token the bot gave and
+    its claim (checked against the table every round: a seat taken again stops the stream),
+    or None for an entrant's seat (a token is issued for the seat as it is at each turn)."""
 
     table_id: str
-    seats: dict[int, str]
+    seats: dict[int, tuple[str, Claim] | None]
     tournament_id: str = ""
     game: int = -1
 
@@ -79,7 +79,7 @@ class TurnFinder:
                 e.PERMISSION_DENIED, e.SPECTATOR_CANNOT_MOVE, "a spectator token has no turns"
             )
         known = self.followed.setdefault(claim.table_id, Followed(claim.table_id, {}))
-        known.seats[claim.seat] = token
+        known.seats[claim.seat] = (token, claim)
 
     async def check_in(self) -> None:
         """Record that each entrant is here (once; the first tables wait for it)."""
@@ -121,9 +121,7 @@ class TurnFinder:
                     self.followed[table_id] = self._seats(table_id, seats, tournament_id, game)
 
     def _seats(self, table_id: str, seats: list[int], tournament_id: str, game: int) -> Followed:
-        now = self.ctx.clock()
-        tokens = {s: self.ctx.tokens.issue(table_id, s, now)[0] for s in seats}
-        return Followed(table_id, tokens, tournament_id, game)
+        return Followed(table_id, dict.fromkeys(seats), tournament_id, game)
 
     async def turns(self) -> list[ts.MyTurn]:
         """A turn for each table where a followed seat is to move at a version not yet sent."""
@@ -136,11 +134,14 @@ class TurnFinder:
                 del self.followed[table_id]
                 self.closed.add(table_id)
                 continue
+            for given in followed.seats.values():
+                if given is not None:
+                    check_holder(given[1], table)  # revoked: the stream ends, as WatchTable
             seat = table.hand.turn if table.hand is not None else None
             if seat in followed.seats and table.version > self.seen.get(table_id, 0):
                 assert seat is not None
                 self.seen[table_id] = table.version
-                out.append(_turn(followed, seat, table, self.ctx.clock()))
+                out.append(_turn(followed, seat, table, self.ctx.clock(), self.ctx.tokens))
         return out
 
     async def _load(self, table_id: str) -> TableState | None:
@@ -172,11 +173,18 @@ class TurnFinder:
         return state.version if state is not None else 0
 
 
-def _turn(followed: Followed, seat: int, table: TableState, now: float) -> ts.MyTurn:
+def _turn(
+    followed: Followed, seat: int, table: TableState, now: float, tokens: TokenSigner
+) -> ts.MyTurn:
+    given = followed.seats[seat]
+    if given is not None:
+        token = given[0]
+    else:
+        token = tokens.issue(table.table_id, seat, now, max(1, table.generations[seat]))[0]
     return ts.MyTurn(
         table_id=table.table_id,
         seat=seat,
-        token=followed.seats[seat],
+        token=token,
         view=table_view(table, seat, now=now),
         tournament_id=followed.tournament_id,
         game=followed.game,

@@ -11,6 +11,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
 from ..usecases.app import TarokApp
 from .grpc_status import stream, unary
+from .principal import caller_of
 
 Ctx = grpc.aio.ServicerContext[Any, Any]
 ACCEPT_LANGUAGE = "accept-language"
@@ -49,7 +50,7 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
     async def CreateTable(
         self, request: svc.CreateTableRequest, context: Ctx
     ) -> svc.CreateTableResponse:
-        return await self.app.create_table(request)
+        return await self.app.create_table(request, peer_address(context))
 
     @unary
     async def JoinTable(self, request: svc.JoinTableRequest, context: Ctx) -> svc.JoinTableResponse:
@@ -110,9 +111,9 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
 
 
 def peer_address(context: Ctx) -> str:
-    """The client's address without its port ("ipv4:10.0.0.7"), or "" when unknown."""
+    """The caller ("ip:10.0.0.7", the same on both ports: see `principal.py`), or ""."""
     try:
         peer = str(context.peer() or "")
     except (AttributeError, NotImplementedError):
         return ""
-    return peer.rpartition(":")[0] if peer.count(":") >= 2 else peer
+    return caller_of(peer)

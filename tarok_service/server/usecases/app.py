@@ -18,8 +18,8 @@ from ..model.fold import TableState
 from ..present import codec
 from ..present.i18n import Labels, SeatLocales, negotiate
 from ..present.views import table_view
-from . import create, fanout, join, lobby, moves, rematch, seats, watch
-from .context import Context, check_seat
+from . import create, fanout, join, lobby, moves, quotas, rematch, seats, watch
+from .context import Context
 
 __all__ = ["TarokApp"]
 
@@ -34,6 +34,7 @@ class TarokApp:
         self.ctx.metrics.watch_streams.set_function(lambda: self.slots.open)
         self._variants: dict[str | None, svc.ListVariantsResponse] = {}
         self.locales = SeatLocales()
+        self.bot_tables = quotas.BotTables(self.ctx)
 
     async def ping(self, request: svc.PingRequest) -> svc.PingResponse:
         return svc.PingResponse(payload=request.payload)
@@ -55,8 +56,11 @@ class TarokApp:
             return None
         return Labels(locale, table.variant.id, self.ctx.metrics.translation_missing)
 
-    async def create_table(self, request: svc.CreateTableRequest) -> svc.CreateTableResponse:
-        return await create.create_table(self.ctx, request)
+    async def create_table(
+        self, request: svc.CreateTableRequest, caller: str = ""
+    ) -> svc.CreateTableResponse:
+        """`caller`: the client's address (quotas, request ids), empty when unknown."""
+        return await create.create_table(self.ctx, request, caller, self.bot_tables)
 
     async def list_tables(self, request: svc.ListTablesRequest) -> svc.ListTablesResponse:
         return await lobby.list_tables(self.ctx, request)
@@ -68,7 +72,7 @@ class TarokApp:
         table_id, seat, name, rid = await rematch.rematch(self.ctx, request)
         again = svc.JoinTableRequest(table_id=table_id, seat=seat, name=name, request_id=rid)
         try:
-            joined = await self.join_table(again)
+            joined = await join.join_table(self.ctx, again, self.locales, rematch.REMATCH_SCOPE)
         except e.ServiceError as err:
             # Asking again: the caller holds the old seat's current token, which proves it is
             # the player this seat was taken for (unless the seat changed hands since).
@@ -106,8 +110,7 @@ class TarokApp:
     async def get_view(self, request: svc.GetTableViewRequest) -> svc.GetTableViewResponse:
         claim = self.ctx.claim(request.token)
         table = await self.ctx.cache.load(claim.table_id)
-        check_seat(claim, table)
-        seats.check_current(claim, table)
+        seats.check_holder(claim, table)
         words = self.labels(table, claim.seat, request.locale)
         return svc.GetTableViewResponse(view=table_view(table, claim.seat, words, self.ctx.clock()))
 

@@ -4,7 +4,6 @@ lobby name and visibility, bots, clock), listed and driven as needed; idempotent
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 from typing import Any
 
@@ -18,14 +17,15 @@ from .. import errors as e
 from ..model import commands, events
 from ..model.commands import Batch, Shuffler
 from ..model.fold import fold
-from . import autoplay, lobby
+from . import autoplay, derived, lobby, quotas
 from .botseats import check_bot, shown_name
 from .context import Context, request_id
+from .derived import ID_BYTES as TABLE_ID_BYTES
 from .limits import MAX_DISPLAY_NAME, MAX_ID, check_options, check_text
+from .quotas import BotTables
 from .write import Append, save_once
 
 MAX_TIME_PER_MOVE = 24 * 3600.0
-TABLE_ID_BYTES = 9
 
 
 def describe(created: ev.TableCreated, request: svc.CreateTableRequest) -> None:
@@ -61,10 +61,21 @@ def describe(created: ev.TableCreated, request: svc.CreateTableRequest) -> None:
         seats.add(bot.seat)
 
 
-def derived_table_id(ctx: Context, request_id: str) -> str:
-    """The table a CreateTable request id makes: derived, so a retry finds the same table."""
-    key = hmac.new(ctx.config.secret, f"create-table:{request_id}".encode(), hashlib.sha256)
-    return key.hexdigest()[: 2 * TABLE_ID_BYTES]
+def idempotency_key(request_id: str, request: svc.CreateTableRequest) -> str:
+    """What a CreateTable request id is recorded as: bound to the request's content (a hash
+    of the request without its id) so that reusing the id for another request is refused.
+    (Its scope, the caller, is in the table id it is recorded under: `table_label`.)"""
+    content = svc.CreateTableRequest()
+    content.CopyFrom(request)
+    content.request_id = ""
+    digest = hashlib.sha256(content.SerializeToString(deterministic=True)).hexdigest()
+    return f"create/{digest[:32]}/{request_id}"
+
+
+def table_label(caller: str, request_id: str) -> str:
+    """What the table id of a request id is derived from: the caller and the id (a request
+    id is scoped to its caller: another caller using it makes another table)."""
+    return f"create-table:{len(caller)}:{caller}:{request_id}"
 
 
 def creation_batch(
@@ -90,15 +101,24 @@ async def created_before(ctx: Context, table_id: str, request_id: str) -> svc.Cr
     """The answer to a repeated CreateTable request id: the table it created, as it is now."""
     seq = await ctx.store.find_request(table_id, request_id)
     if seq != 1:
-        raise e.invalid("request_id", "request_id was already used for another request")
+        raise e.invalid(
+            "request_id", "request_id was already used for another request", e.REQUEST_ID_REUSED
+        )
     table = await ctx.cache.load(table_id)
     return svc.CreateTableResponse(table_id=table_id, version=table.version)
 
 
-async def create_table(ctx: Context, request: svc.CreateTableRequest) -> svc.CreateTableResponse:
+async def create_table(
+    ctx: Context,
+    request: svc.CreateTableRequest,
+    caller: str = "",
+    bot_tables: BotTables | None = None,
+) -> svc.CreateTableResponse:
     """Validate and record TableCreated (and the bots' seats); INVALID_ARGUMENT names the
-    bad field. Public tables are listed in the lobby first; a repeated request id returns
-    the table it created."""
+    bad field. Public tables are listed in the lobby first. A request id is the caller's
+    (`caller`: see `transport/principal.py`) and bound to the request: repeated with the
+    same request it returns the table it created, with another it is REQUEST_ID_REUSED.
+    Tables with bots count against the caller's quota (`bot_tables`, see `quotas.py`)."""
     variant = _variant(request.variant)
     hands = request.hands or 1
     if not 1 <= hands <= ctx.config.max_hands:
@@ -115,7 +135,31 @@ async def create_table(ctx: Context, request: svc.CreateTableRequest) -> svc.Cre
         raise _option_error(err) from None
     _check_presets(variant, request)
     describe(created, request)
-    table_id = derived_table_id(ctx, rid) if rid else secrets.token_hex(TABLE_ID_BYTES)
+    quotas.check_request(ctx, request, hands)
+    key = idempotency_key(rid, request) if rid else None
+    if rid:
+        table_id = await derived.derived_id(ctx, table_label(caller, rid))
+    else:
+        table_id = secrets.token_hex(TABLE_ID_BYTES)
+    if key is not None and await ctx.store.version(table_id) > 0:
+        return await created_before(ctx, table_id, key)
+    if bot_tables is None:
+        return await _create(ctx, request, created, variant, table_id, key)
+    await bot_tables.prune(caller)
+    with bot_tables.reserve(caller, bool(request.bots)) as made:
+        out = await _create(ctx, request, created, variant, table_id, key)
+        made.append(out.table_id)
+    return out
+
+
+async def _create(
+    ctx: Context,
+    request: svc.CreateTableRequest,
+    created: ev.TableCreated,
+    variant: Variant[Any],
+    table_id: str,
+    rid: str | None,
+) -> svc.CreateTableResponse:
     now = ctx.clock()
     batch = creation_batch(table_id, created, request, now, ctx.shuffle)
     if not created.private:

@@ -24,13 +24,14 @@ JOIN_SCOPE = "join"
 
 
 async def join_table(
-    ctx: Context, request: svc.JoinTableRequest, locales: SeatLocales
+    ctx: Context, request: svc.JoinTableRequest, locales: SeatLocales, scope: str = JOIN_SCOPE
 ) -> svc.JoinTableResponse:
     """Take a seat (or the first free one), or a spectator token; `locales` remembers the
-    seat's language."""
+    seat's language. The seats of a rematch table are taken only in the rematch's `scope`."""
     check_id("table_id", request.table_id)
     name = check_name(request.name)
-    rid = request_id(request.request_id, JOIN_SCOPE)
+    rid = request_id(request.request_id, scope)
+    reserved_ok = scope != JOIN_SCOPE
     table = await ctx.cache.load(request.table_id)
     if table.tournament_id and not await ctx.tournament_over(table.tournament_id):
         raise e.sealed(table.tournament_id, "the tables", "closed to spectators until it ends")
@@ -40,6 +41,12 @@ async def join_table(
 
     async def decide(table: TableState, fresh: bool) -> Batch:
         seat = await _pick_seat(ctx, table, request, rid)
+        if table.rematch_of and not reserved_ok:
+            raise e.precondition(
+                e.SEAT_RESERVED,
+                "the seats of a rematch are kept for the players of the match before it",
+                seat=str(seat),
+            )
         batch = commands.seat_player(table, seat, name or f"Player {seat + 1}", ctx.shuffle)
         commands.stamp_deadline(batch, ctx.clock())
         return batch

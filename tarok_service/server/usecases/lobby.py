@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tarok_proto.tarok.v1 import events_pb2 as ev
@@ -26,6 +26,7 @@ from ..model.fold import FINISHED, PLAYING, SEATING, TableState
 from ..model.wire import option_text
 from ..present.views import STATUS
 from .context import Context
+from .limits import MAX_PAGE_TOKEN, too_long
 from .write import record_once
 
 LOBBY = "lobby"
@@ -35,8 +36,10 @@ MAX_PAGE = 500
 SCAN_CHUNK = 200
 MAX_SCAN = 5000  # lobby entries one call examines at most (a shorter page then says so)
 APPEND_RETRIES = 32
+MAX_POSITION = 18  # digits of a lobby position in a page token (fits a signed 64-bit seq)
 STATES = {"open": SEATING, "playing": PLAYING, "finished": FINISHED}
-_TERM = re.compile(r'^\s*(\w+)\s*=\s*("([^"]*)"|[\w.-]+)\s*$')
+FILTER_NAMES = ("variant", "players", "state")
+MAX_FILTER = 256  # characters of a filter (three terms fit many times over)
 _TOKEN_PREFIX = "t1:"
 
 
@@ -58,21 +61,16 @@ class Filter:
 
 
 def parse_filter(text: str) -> Filter:
-    """A Filter from AIP-160 text (INVALID_ARGUMENT naming `filter` otherwise)."""
-    values: dict[str, str] = {}
-    if text.strip():
-        for term in re.split(r"\s+AND\s+", text.strip()):
-            match = _TERM.match(term)
-            if match is None or match.group(1) not in ("variant", "players", "state"):
-                raise e.invalid(
-                    "filter", "filter terms are variant = ..., players = N, state = ..."
-                )
-            values[match.group(1)] = (
-                match.group(3) if match.group(3) is not None else match.group(2)
-            )
+    """A Filter from AIP-160 text (INVALID_ARGUMENT naming `filter` otherwise), read in one
+    pass over at most `MAX_FILTER` characters."""
+    if len(text) > MAX_FILTER:
+        raise too_long("filter", MAX_FILTER)
+    values = dict(_terms(text))
     players = values.get("players")
-    if players is not None and not players.isdigit():
+    if players is not None and not (players.isascii() and players.isdigit()):
         raise e.invalid("filter", "players must be a number")
+    if players is not None and len(players) > 3:
+        raise e.invalid("filter", "players must be a small number")
     state = values.get("state")
     if state is not None and state not in STATES:
         raise e.invalid("filter", "state must be open, playing or finished")
@@ -81,6 +79,51 @@ def parse_filter(text: str) -> Filter:
         int(players) if players is not None else None,
         STATES[state] if state is not None else None,
     )
+
+
+def _terms(text: str) -> Iterator[tuple[str, str]]:
+    """The `name = value` terms of a filter joined by `AND` (a scanner: linear in the text)."""
+    bad = e.invalid("filter", "filter terms are variant = ..., players = N, state = ...")
+    end = len(text)
+    at = _skip_spaces(text, 0)
+    while at < end:
+        start = at
+        while at < end and (text[at].isalnum() or text[at] == "_"):
+            at += 1
+        name = text[start:at]
+        if name not in FILTER_NAMES:
+            raise bad
+        at = _skip_spaces(text, at)
+        if at >= end or text[at] != "=":
+            raise bad
+        at = _skip_spaces(text, at + 1)
+        if at < end and text[at] == '"':
+            close = text.find('"', at + 1)
+            if close < 0:
+                raise bad
+            value, at = text[at + 1 : close], close + 1
+        else:
+            start = at
+            while at < end and (text[at].isalnum() or text[at] in "_.-"):
+                at += 1
+            value = text[start:at]
+            if not value:
+                raise bad
+        yield name, value
+        spaced = _skip_spaces(text, at)
+        if spaced == end:
+            return
+        if spaced == at or not text.startswith("AND", spaced):
+            raise bad
+        at = _skip_spaces(text, spaced + 3)
+        if at == spaced + 3 or at == end:
+            raise bad  # AND needs spaces around it and a term after it
+
+
+def _skip_spaces(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
 
 
 def page_token(after: int, filter_text: str) -> str:
@@ -93,13 +136,19 @@ def read_token(token: str, filter_text: str) -> int:
     """The position in a page token (INVALID_ARGUMENT if it is not one of ours for this filter)."""
     if not token:
         return 0
+    if len(token) > MAX_PAGE_TOKEN + 4 * MAX_FILTER // 3 + 4:
+        raise e.invalid("page_token", "page_token is not valid")
     try:
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
     except (binascii.Error, ValueError):
         raise e.invalid("page_token", "page_token is not valid") from None
     head, _, rest = raw.partition(":")
     position, _, used = rest.partition(":")
-    if f"{head}:" != _TOKEN_PREFIX or not position.isdigit() or used != filter_text:
+    if (
+        f"{head}:" != _TOKEN_PREFIX
+        or not (position.isascii() and position.isdigit() and len(position) <= MAX_POSITION)
+        or used != filter_text
+    ):
         raise e.invalid("page_token", "page_token is not valid for this filter")
     return int(position)
 

@@ -21,7 +21,7 @@ from ..model.fold import FINISHED, PLAYING, SEATING, TableState
 from ..present import codec
 from ..present.views import STATUS
 from .context import Context, check_seat, request_id
-from .seats import check_current
+from .seats import check_holder
 from .write import Done, save_table
 
 Answer = svc.SubmitMoveResponse
@@ -46,7 +46,7 @@ async def submit_move(ctx: Context, request: svc.SubmitMoveRequest) -> svc.Submi
 
     async def decided(table: TableState, fresh: bool) -> commands.Batch | Done[Answer]:
         try:
-            check_current(claim, table)
+            check_holder(claim, table)
             return decide(ctx, table, seat, move, expected)
         except e.ServiceError as err:
             if not fresh:

@@ -1,11 +1,12 @@
 """Rematch: a new table like a finished one (same variant, options, clock, lobby settings
 and bots), derived from the finished table's id so that every seat asking gets the same one,
-and the asking seat taken again at it under the same name."""
+and the asking seat taken again at it under the same name.
+
+The seats of a rematch table are reserved for the players of the finished one: JoinTable
+refuses them (SEAT_RESERVED), only Rematch with the old seat's current token takes one, with
+a request id in a scope no client can send (`REMATCH_SCOPE`)."""
 
 from __future__ import annotations
-
-import hashlib
-import hmac
 
 from tarok_proto.tarok.v1 import events_pb2 as ev
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
@@ -14,15 +15,15 @@ from .. import errors as e
 from ..model import events
 from ..model.commands import Batch
 from ..model.fold import FINISHED, TableState, fold
-from . import autoplay, lobby, seats
+from . import autoplay, derived, lobby, seats
 from .context import Context
-from .create import TABLE_ID_BYTES
 from .write import Append, save_once
 
+REMATCH_SCOPE = "rematch"  # the request ids of rematch seats: no client can send one
 
-def rematch_id(ctx: Context, table_id: str) -> str:
-    key = hmac.new(ctx.config.secret, f"rematch:{table_id}".encode(), hashlib.sha256)
-    return key.hexdigest()[: 2 * TABLE_ID_BYTES]
+
+async def rematch_id(ctx: Context, table_id: str) -> str:
+    return await derived.derived_id(ctx, f"rematch:{table_id}")
 
 
 async def rematch(ctx: Context, request: svc.RematchRequest) -> tuple[str, int, str, str]:
@@ -33,16 +34,16 @@ async def rematch(ctx: Context, request: svc.RematchRequest) -> tuple[str, int, 
             e.PERMISSION_DENIED, e.SPECTATOR_CANNOT_MOVE, "a spectator token holds no seat"
         )
     old = await ctx.cache.load(claim.table_id)
-    seats.check_current(claim, old)
+    seats.check_holder(claim, old)
     if old.status != FINISHED:
         raise e.precondition(e.TABLE_NOT_FINISHED, "a rematch is offered once the match is over")
     if old.tournament_id:
         raise e.precondition(e.TABLE_NOT_FINISHED, "tournament tables have no rematch")
-    new_id = rematch_id(ctx, old.table_id)
+    new_id = await rematch_id(ctx, old.table_id)
     if await ctx.store.version(new_id) == 0:
         await _create(ctx, old, new_id)
     name = old.seats[claim.seat] or f"Player {claim.seat + 1}"
-    return new_id, claim.seat, name, f"rematch:{old.table_id}:{claim.seat}:{claim.generation}"
+    return new_id, claim.seat, name, f"{old.table_id}:{claim.seat}:{claim.generation}"
 
 
 async def _create(ctx: Context, old: TableState, new_id: str) -> None:

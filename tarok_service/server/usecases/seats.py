@@ -17,13 +17,22 @@ from ..model.commands import Batch
 from ..model.fold import FINISHED, PLAYING, SEATING, TableState
 from . import autoplay, lobby
 from .botseats import TAKEOVER_BOT, check_bot
-from .context import Context
+from .context import Context, check_seat
 from .limits import check_name
 from .tokens import Claim
 from .write import Done, save_table
 
 
-def check_current(claim: Claim, table: TableState) -> None:
+def check_holder(claim: Claim, table: TableState) -> None:
+    """The one check of a verified claim against the table it names, made wherever a token
+    is accepted: the claim's table and seat exist there (PERMISSION_DENIED BAD_TOKEN) and the
+    seat was not taken again since the token was issued (UNAUTHENTICATED TOKEN_REVOKED).
+    Signature and expiry are checked before, by `Context.claim`."""
+    check_seat(claim, table)
+    _check_current(claim, table)
+
+
+def _check_current(claim: Claim, table: TableState) -> None:
     """UNAUTHENTICATED TOKEN_REVOKED when the claim's seat was taken again since it was issued."""
     if claim.seat is None or not 0 <= claim.seat < table.players:
         return
@@ -52,7 +61,7 @@ async def leave(ctx: Context, request: svc.LeaveTableRequest) -> svc.LeaveTableR
     assert seat is not None
 
     async def decide(table: TableState, fresh: bool) -> Batch | Done[svc.LeaveTableResponse]:
-        check_current(claim, table)
+        check_holder(claim, table)
         if table.seats[seat] is None:
             return Done(svc.LeaveTableResponse(version=table.version))
         if table.status != SEATING:
@@ -74,7 +83,7 @@ async def rejoin(ctx: Context, request: svc.RejoinTableRequest) -> tuple[TableSt
     assert seat is not None
 
     async def decide(table: TableState, fresh: bool) -> Batch:
-        check_current(claim, table)
+        check_holder(claim, table)
         if table.status == FINISHED:
             raise e.precondition(e.TABLE_FINISHED, "the table has finished")
         held = table.seats[seat]
@@ -98,7 +107,7 @@ async def hand_to_bot(ctx: Context, request: svc.HandSeatToBotRequest) -> svc.Ha
     assert seat is not None
 
     async def decide(table: TableState, fresh: bool) -> Batch | Done[svc.HandSeatToBotResponse]:
-        check_current(claim, table)
+        check_holder(claim, table)
         if table.status == FINISHED:
             raise e.precondition(e.TABLE_FINISHED, "the table has finished")
         if table.status != PLAYING:

@@ -76,6 +76,14 @@ class TokenSigner:
         self._kid = key_id(keys[0])
         self._ttl = ttl_seconds
 
+    @classmethod
+    def derived(cls, secrets: Sequence[bytes], label: bytes, ttl_seconds: int) -> TokenSigner:
+        """A signer whose keys are derived from `secrets` (newest first) for one kind of
+        token (`label`), so that its tokens are valid as no other kind; tokens signed under
+        a previous secret still verify after a rotation."""
+        keys = [hmac.new(s, label, hashlib.sha256).digest() for s in secrets]
+        return cls(keys, ttl_seconds)
+
     def issue(
         self, table_id: str, seat: int | None, now: float, generation: int = 1
     ) -> tuple[str, int]:

@@ -23,7 +23,7 @@ from ..present.views import filter_event, table_view
 from .context import Context, check_seat
 from .fanout import END, Feeds, Lagged, Watcher
 from .limits import MAX_PAGE_TOKEN
-from .seats import check_current
+from .seats import check_holder
 from .tokens import Claim
 
 T = TypeVar("T")
@@ -111,8 +111,7 @@ async def get_log(
         last = await ctx.store.read(claim.table_id, upto - 1, 1)
         complete = events.name_of(last[0]) == events.TABLE_CLOSED and await _unsealed(ctx, first[0])
         latest = await ctx.cache.load(claim.table_id)
-        check_seat(claim, latest)
-        check_current(claim, latest)  # a token of a seat taken again reads nothing
+        check_holder(claim, latest)  # a token of a seat taken again reads nothing
         revealed = _played_out(latest)
         start = _resumed(claim.table_id, after) if after else None
         prefix = await ctx.store.read(claim.table_id, 0, after) if after and not start else []
@@ -257,8 +256,7 @@ async def watch(
     slots.acquire(principal)
     try:
         table = await ctx.cache.load(claim.table_id)
-        check_seat(claim, table)
-        check_current(claim, table)
+        check_holder(claim, table)
         words = labels(table, claim.seat, request.locale) if labels is not None else None
         yield svc.WatchTableResponse(view=table_view(table, claim.seat, words, ctx.clock()))
         follower = Follower(table.table_id, claim.seat)
@@ -280,7 +278,7 @@ async def watch(
                 while lagged is None:
                     items = await watcher.take()
                     if watcher.feed is not None:
-                        check_current(claim, watcher.feed.table)  # the seat may be taken again
+                        check_holder(claim, watcher.feed.table)  # the seat may be taken again
                     for item in items:
                         if item is END:
                             return
