@@ -9,7 +9,7 @@ WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 
 .PHONY: install run test test-fast lint proto proto-check bench bench-deps bench-service selfplay clean web
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py tarok_service/bots/solver/_dds.c
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q -e '.[dev]'
