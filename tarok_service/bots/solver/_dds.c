@@ -11,6 +11,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pythread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,8 @@ typedef struct {
     Entry *tt;
     uint64_t ttmask;
     uint32_t gen;
+    uint64_t sig; /* of the objective and held cards the table's entries are for */
+    PyThread_type_lock lock; /* one search at a time (searches run without the GIL) */
 } Game;
 
 typedef struct {
@@ -620,6 +623,12 @@ static int Game_init(Game *g, PyObject *args, PyObject *kw) {
     for (int p = 0; p < MAXP; p++) g->zlead[p] = splitmix(&seed);
     for (int h = 0; h < 64; h++) g->zhorizon[h] = splitmix(&seed);
     free(g->tt);
+    if (!g->lock) g->lock = PyThread_allocate_lock();
+    if (!g->lock) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    g->sig = 0;
     g->ttmask = (1ull << bits) - 1;
     g->tt = calloc((size_t)1 << bits, sizeof(Entry));
     if (!g->tt) {
@@ -632,6 +641,7 @@ static int Game_init(Game *g, PyObject *args, PyObject *kw) {
 
 static void Game_dealloc(Game *g) {
     free(g->tt);
+    if (g->lock) PyThread_free_lock(g->lock);
     Py_TYPE(g)->tp_free((PyObject *)g);
 }
 
@@ -734,16 +744,30 @@ static PyObject *Game_solve(Game *g, PyObject *args, PyObject *kw) {
             s.hash ^= g->zob[c][p];
         }
     }
-    g->gen++;
-    mask_t options = legal(g, s.hands[turn], s.trick, s.k, s.held[turn]);
-    mask_t tried = merged(&s, options);
+    /* the table's entries stay valid while the objective and the held cards are the same
+     * (the values are the Game's own; hands, leader and horizon are in each key) */
+    uint64_t sig = 0x5EEDull;
+    uint64_t parts[4] = {(uint64_t)team, (uint64_t)(int64_t)bonus, (uint64_t)stop_win,
+                         (uint64_t)stop_loss};
+    for (int i = 0; i < 4; i++) sig = (sig ^ parts[i]) * 0x100000001B3ull + i;
+    for (int p = 0; p < g->players; p++)
+        sig = (sig ^ (uint64_t)s.held[p] ^ (uint64_t)(s.held[p] >> 64)) * 0x100000001B3ull + p;
     int values[MAXC];
     int order[MAXC];
-    int n = ordered(&s, tried, order);
-    for (int i = 0; i < n; i++) {
-        values[order[i]] = play(&s, order[i], -INF, INF);
-        if (s.aborted) Py_RETURN_NONE;
+    mask_t options, tried;
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(g->lock, WAIT_LOCK);
+    if (sig != g->sig || !g->gen) {
+        g->gen++;
+        g->sig = sig;
     }
+    options = legal(g, s.hands[turn], s.trick, s.k, s.held[turn]);
+    tried = merged(&s, options);
+    int n = ordered(&s, tried, order);
+    for (int i = 0; i < n && !s.aborted; i++) values[order[i]] = play(&s, order[i], -INF, INF);
+    PyThread_release_lock(g->lock);
+    Py_END_ALLOW_THREADS
+    if (s.aborted) Py_RETURN_NONE;
     /* each merged card takes the value of the tried card below it in its run */
     PyObject *out = PyList_New(0);
     if (!out) return NULL;

@@ -68,7 +68,7 @@ def objective(
     none = tuple(0 for _ in values)
     side = frozenset(team)
     if contract in BEGGARS and side:
-        return Objective(side, none, bonus=-1, stop_win=True, scale=1)
+        return Objective(side, none, bonus=-1, stop_win=True, scale=-1)
     if contract in VALATS and side:
         return Objective(side, none, bonus=1, stop_loss=True, scale=1)
     if contract in NEGATIVE_CONTRACTS or not side:
