@@ -23,7 +23,7 @@ from ..engine.state import TRICKS, HandState, evolve
 from ..engine.trickplay import TrickPlay
 from ..engine.variant import Variant
 from .pimc import SAMPLERS
-from .solver import Objective, objective, solve_state
+from .solver import Game, Objective, objective, solve_state
 
 NODE_LIMIT = 300_000  # per position; past it the search looks ESTIMATE_TRICKS ahead only
 NODE_BUDGET = 6_000_000  # per hand: once spent, the earlier positions are only estimated
@@ -93,8 +93,9 @@ def analyse_hand(
     # solver's table, where the searches of the earlier ones find them
     out: list[CardValue] = []
     left = node_budget
+    own: dict[Any, Game] = {}  # games of this analysis alone: the same answer every time
     for item in reversed(todo):
-        found, nodes = _card_value(variant, *item, min(node_limit, left))
+        found, nodes = _card_value(variant, *item, min(node_limit, left), own)
         left = max(0, left - nodes)
         out.append(found)
     return HandAnalysis(contract, measure, tuple(reversed(out)))
@@ -108,14 +109,15 @@ def _card_value(
     seat: int,
     card: Card,
     node_limit: int,
+    own: dict[Any, Game],
 ) -> tuple[CardValue, int]:
     """The card's values and the nodes the search took."""
     exact = node_limit > 0
-    found = solve_state(variant, position, aim, -1, node_limit) if exact else None
+    found = solve_state(variant, position, aim, -1, node_limit, own) if exact else None
     spent = node_limit if found is None else found[1]
     if found is None:
         exact = False
-        found = solve_state(variant, position, aim, ESTIMATE_TRICKS)
+        found = solve_state(variant, position, aim, ESTIMATE_TRICKS, own=own)
         assert found is not None  # no node limit
     values = found[0]
     won = _won(variant, position, aim)

@@ -18,6 +18,7 @@ from ...engine.cards import Card, Deck
 from ...engine.state import HandState
 from ...engine.trickplay import TrickPlay
 from ..situation import NEGATIVE_CONTRACTS
+from ._dds import Game
 from .tables import game_for
 
 # (scale, minus) of the rule sets' counting (see `engine.counting`)
@@ -87,16 +88,18 @@ def solve_state(
     aim: Objective,
     horizon: int = -1,
     node_limit: int = 0,
+    own: dict[Any, Game] | None = None,
 ) -> tuple[dict[Card, int], int] | None:
     """The value (for `aim.team`) of the rest of the hand after each legal card of the seat to
     play, under perfect play of every seat with every hand known, and the nodes searched;
     None past `node_limit` nodes (0: no limit). `horizon` >= 0 searches that many more tricks
-    after the one in play and estimates the rest (see `_dds.c`)."""
+    after the one in play and estimates the rest (see `_dds.c`). `own`: the caller's own games
+(`tables.game_for`), else the shared ones."""
     turn = state.turn
     assert turn is not None
     deck = variant.deck(state.rules)
     players = state.rules.players
-    game = game_for(deck, variant.trick_rules(state), players, aim.values)
+    game = game_for(deck, variant.trick_rules(state), players, aim.values, own)
     index = deck.index
     hands = [[index[c] for c in h] for h in state.hands]
     held = [[index[c] for c in variant.held_cards(state, s)] for s in range(players)]

@@ -5,6 +5,7 @@ the rules, the player count and the value scheme (each holds its own transpositi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...engine import tricks as t
 from ...engine.cards import Card, Deck
@@ -63,9 +64,23 @@ def build_game(
 _GAMES: dict[tuple[int, TrickRules, int, tuple[int, ...]], tuple[Deck, Game]] = {}
 
 
-def game_for(deck: Deck, rules: TrickRules, players: int, values: Sequence[int]) -> Game:
-    """The cached `Game` of `deck` under `rules` whose card `i` is worth `values[i]`."""
+def game_for(
+    deck: Deck,
+    rules: TrickRules,
+    players: int,
+    values: Sequence[int],
+    own: dict[Any, Game] | None = None,
+) -> Game:
+    """The `Game` of `deck` under `rules` whose card `i` is worth `values[i]`: the shared one
+    (the bots' cache), or the caller's own kept in `own` (whose transposition table no other
+    search changes: a hand analysis gives the same answer every time)."""
     key = (id(deck), rules, players, tuple(values))
+    if own is not None:
+        game = own.get(key)
+        if game is None:
+            game = own[key] = build_game(deck, rules, players, dict(zip(deck.cards, values,
+                                                                        strict=True)))
+        return game
     found = _GAMES.get(key)
     if found is None or found[0] is not deck:
         if len(_GAMES) >= 16:
