@@ -9,6 +9,7 @@ import grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
+from . import analysis
 from .app import TarokApp
 from .status import stream, unary
 
@@ -107,6 +108,12 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
         self, request: svc.HandSeatToBotRequest, context: Ctx
     ) -> svc.HandSeatToBotResponse:
         return await self.app.hand_seat_to_bot(request)
+
+    @unary
+    async def AnalyseHand(
+        self, request: svc.AnalyseHandRequest, context: Ctx
+    ) -> svc.AnalyseHandResponse:
+        return await analysis.analyse_hand(self.app.ctx, request)
 
 
 def peer_address(context: Ctx) -> str:
