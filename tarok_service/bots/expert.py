@@ -23,6 +23,7 @@ import random
 import time
 from typing import Any
 
+from ..engine.cards import Card
 from ..engine.moves import Move
 from ..engine.options import Rules
 from ..engine.state import TRICKS, HandState
@@ -35,7 +36,7 @@ from .solver import Objective, for_seat, objective, solve_state
 
 NODES_PER_SECOND = 2_500_000  # the solver's speed on this machine (a safe guess)
 MAX_HORIZON = 6
-SAFETY = 0.9  # the share of the budget the deals may use (the rest: the heuristic, noise)
+SAFETY = 0.8  # the share of the budget the deals may use (the rest: the heuristic, noise)
 TAROK_WEIGHT = 0.25  # how much one tarok more or less in the declarer side's hands counts
 
 
@@ -49,7 +50,7 @@ class ExpertBot:
         seed: int | None = None,
         budget: float = 0.25,
         max_worlds: int = 400,
-        min_worlds: int = 4,
+        min_worlds: int = 2,
         infer: bool = True,
     ) -> None:
         self.rng = random.Random(seed)
@@ -110,11 +111,13 @@ class ExpertBot:
             aim = objective(variant.id, deck, view.contract, sampler.team(state), seat)
             if horizon is None:
                 horizon, limit = self._depth(variant, state, aim, deadline)
-            found = solve_state(variant, state, aim, horizon, limit)
-            while found is None and horizon != 0:
+            found = _solve(variant, state, aim, horizon, limit, deadline)
+            while found is None and horizon != 0 and time.perf_counter() < deadline:
                 horizon = horizon - 1 if horizon > 0 else MAX_HORIZON
-                found = solve_state(variant, state, aim, horizon, limit)
+                found = _solve(variant, state, aim, horizon, limit, deadline)
             if found is None:
+                if time.perf_counter() >= deadline:
+                    break
                 failures += 1
                 continue
             weight = self.world_weight(state, aim, view) if self.infer else 1.0
@@ -141,7 +144,7 @@ class ExpertBot:
         chosen = 0
         for horizon in range(1, min(MAX_HORIZON, tricks_left) + 1):
             exact = horizon >= tricks_left - 1
-            found = solve_state(variant, state, aim, -1 if exact else horizon, share)
+            found = _solve(variant, state, aim, -1 if exact else horizon, share, deadline)
             if found is None:
                 break
             chosen = -1 if exact else horizon
@@ -161,3 +164,18 @@ class ExpertBot:
         even = sum(taroks.values()) / len(others)
         surplus = max(-8.0, min(8.0, taroks[declarer] - even))
         return math.exp(TAROK_WEIGHT * surplus)
+
+
+def _solve(
+    variant: TrickPlay[Any],
+    state: HandState,
+    aim: Objective,
+    horizon: int,
+    limit: int,
+    deadline: float,
+) -> tuple[dict[Card, int], int] | None:
+    """`solve_state` stopped at the node limit or at the deadline."""
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        return None
+    return solve_state(variant, state, aim, horizon, limit, seconds=left)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef unsigned __int128 mask_t;
 
@@ -66,8 +67,15 @@ typedef struct {
     int horizon; /* tricks still searched before the estimate; <0: to the end */
     uint64_t hash; /* of the hands */
     long nodes, limit;
+    double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     int aborted;
 } Search;
+
+static double monotonic(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static inline int popcount(mask_t m) {
     return __builtin_popcountll((uint64_t)m) + __builtin_popcountll((uint64_t)(m >> 64));
@@ -389,6 +397,10 @@ static int search(Search *s, int alpha, int beta) {
         s->aborted = 1;
         return 0;
     }
+    if (s->deadline > 0 && !(s->nodes & 1023) && monotonic() > s->deadline) {
+        s->aborted = 1;
+        return 0;
+    }
     mask_t hand = s->hands[s->turn];
     if (!s->k) {
         int any = 0;
@@ -671,17 +683,18 @@ static PyObject *Game_winner(Game *g, PyObject *args) {
 }
 
 /* solve(hands, trick, turn, team, held=(), bonus=0, stop_win=False, stop_loss=False,
- *       horizon=-1, node_limit=0) -> [(card, value)] for each legal card of the seat to play,
- * or None when the node limit was reached. */
+ *       horizon=-1, node_limit=0, seconds=0) -> ([(card, value)] for each legal card of the
+ * seat to play, nodes searched), or None past the node limit or the time limit. */
 static PyObject *Game_solve(Game *g, PyObject *args, PyObject *kw) {
     static char *names[] = {"hands", "trick", "turn", "team", "held", "bonus", "stop_win",
-                            "stop_loss", "horizon", "node_limit", NULL};
+                            "stop_loss", "horizon", "node_limit", "seconds", NULL};
     PyObject *hands, *trick, *held = NULL;
     int turn, team, bonus = 0, stop_win = 0, stop_loss = 0, horizon = -1;
     long limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOii|Oippil", names, &hands, &trick, &turn,
+    double seconds = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOii|Oippild", names, &hands, &trick, &turn,
                                      &team, &held, &bonus, &stop_win, &stop_loss, &horizon,
-                                     &limit))
+                                     &limit, &seconds))
         return NULL;
     Search s;
     memset(&s, 0, sizeof s);
@@ -736,6 +749,7 @@ static PyObject *Game_solve(Game *g, PyObject *args, PyObject *kw) {
     s.stop_loss = stop_loss;
     s.horizon = horizon;
     s.limit = limit;
+    s.deadline = seconds > 0 ? monotonic() + seconds : 0;
     for (int p = 0; p < g->players; p++) {
         mask_t h = s.hands[p];
         while (h) {
@@ -803,7 +817,8 @@ static PyMethodDef Game_methods[] = {
      "winner(trick) -> the index of the winning card in the trick (playing order)."},
     {"solve", (PyCFunction)(void (*)(void))Game_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(hands, trick, turn, team, held=(), bonus=0, stop_win=False, stop_loss=False, "
-     "horizon=-1, node_limit=0) -> ([(card, value)], nodes), or None past the node limit."},
+     "horizon=-1, node_limit=0, seconds=0) -> ([(card, value)], nodes), or None past the "
+     "node limit or the time limit."},
     {NULL, NULL, 0, NULL},
 };
 

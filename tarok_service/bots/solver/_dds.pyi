@@ -29,4 +29,5 @@ class Game:
         stop_loss: bool = False,
         horizon: int = -1,
         node_limit: int = 0,
+        seconds: float = 0.0,
     ) -> tuple[list[tuple[int, int]], int] | None: ...

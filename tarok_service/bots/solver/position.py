@@ -89,10 +89,11 @@ def solve_state(
     horizon: int = -1,
     node_limit: int = 0,
     own: dict[Any, Game] | None = None,
+    seconds: float = 0.0,
 ) -> tuple[dict[Card, int], int] | None:
     """The value (for `aim.team`) of the rest of the hand after each legal card of the seat to
     play, under perfect play of every seat with every hand known, and the nodes searched;
-    None past `node_limit` nodes (0: no limit). `horizon` >= 0 searches that many more tricks
+    None past `node_limit` nodes or `seconds` (0: no limit). `horizon` >= 0 searches that many more tricks
     after the one in play and estimates the rest (see `_dds.c`). `own`: the caller's own games
 (`tables.game_for`), else the shared ones."""
     turn = state.turn
@@ -106,7 +107,7 @@ def solve_state(
     trick = [index[c] for _, c in state.trick]
     found = game.solve(
         hands, trick, turn, aim.mask, held, aim.bonus, aim.stop_win, aim.stop_loss,
-        horizon, node_limit,
+        horizon, node_limit, seconds,
     )  # fmt: skip
     if found is None:
         return None
