@@ -27,7 +27,8 @@ from .solver import Game, Objective, objective, solve_state
 
 NODE_LIMIT = 300_000  # per position; past it the search looks ESTIMATE_TRICKS ahead only
 NODE_BUDGET = 6_000_000  # per hand: once spent, the earlier positions are only estimated
-ESTIMATE_TRICKS = 2
+ESTIMATE_TRICKS = 2  # the estimate looks this many tricks ahead, or fewer past ESTIMATE_NODES
+ESTIMATE_NODES = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +116,13 @@ def _card_value(
     exact = node_limit > 0
     found = solve_state(variant, position, aim, -1, node_limit, own) if exact else None
     spent = node_limit if found is None else found[1]
-    if found is None:
+    for horizon in range(ESTIMATE_TRICKS, -1, -1):
+        if found is not None:
+            break
         exact = False
-        found = solve_state(variant, position, aim, ESTIMATE_TRICKS, own=own)
-        assert found is not None  # no node limit
+        found = solve_state(variant, position, aim, horizon, ESTIMATE_NODES if horizon else 0,
+                            own)  # fmt: skip
+    assert found is not None  # the last try has no node limit
     values = found[0]
     won = _won(variant, position, aim)
     mine = seat in aim.team

@@ -109,12 +109,13 @@ class ExpertBot:
                 failures += 1
                 continue
             aim = objective(variant.id, deck, view.contract, sampler.team(state), seat)
-            if horizon is None:
-                horizon, limit = self._depth(variant, state, aim, deadline)
-            found = _solve(variant, state, aim, horizon, limit, deadline)
-            while found is None and horizon != 0 and time.perf_counter() < deadline:
-                horizon = horizon - 1 if horizon > 0 else MAX_HORIZON
+            if horizon is None:  # the first deal: how deep the others are searched
+                horizon, limit, found = self._depth(variant, state, aim, deadline)
+            else:
                 found = _solve(variant, state, aim, horizon, limit, deadline)
+                while found is None and horizon != 0 and time.perf_counter() < deadline:
+                    horizon = horizon - 1 if horizon > 0 else MAX_HORIZON
+                    found = _solve(variant, state, aim, horizon, limit, deadline)
             if found is None:
                 if time.perf_counter() >= deadline:
                     break
@@ -134,23 +135,23 @@ class ExpertBot:
 
     def _depth(
         self, variant: TrickPlay[Any], state: HandState, aim: Objective, deadline: float
-    ) -> tuple[int, int]:
-        """The search depth (tricks after the one in play; -1: to the end) and the node limit
-        per deal: the deepest depth whose solve of this deal takes at most the share of the
-        time left that one of the deals hoped for may use."""
+    ) -> tuple[int, int, tuple[dict[Card, int], int] | None]:
+        """The search depth (tricks after the one in play; -1: to the end), the node limit per
+        deal, and this deal's solve at that depth: the deepest depth whose solve of this deal
+        takes at most the share of the time left that one of the deals hoped for may use."""
         left = max(deadline - time.perf_counter(), 0.001)
         share = int(left * NODES_PER_SECOND / max(self.min_worlds * 4, 16))
         tricks_left = max(map(len, state.hands))
-        chosen = 0
-        for horizon in range(1, min(MAX_HORIZON, tricks_left) + 1):
+        chosen, best = 0, None
+        for horizon in range(min(MAX_HORIZON, tricks_left) + 1):
             exact = horizon >= tricks_left - 1
             found = _solve(variant, state, aim, -1 if exact else horizon, share, deadline)
             if found is None:
                 break
-            chosen = -1 if exact else horizon
+            chosen, best = (-1 if exact else horizon), found
             if exact or found[1] * 4 > share:
                 break
-        return chosen, share * 4
+        return chosen, share * 4, best
 
     def world_weight(self, state: HandState, aim: Objective, view: View) -> float:
         """How likely the deal is given the auction: in a contract played for card points, a
