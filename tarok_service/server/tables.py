@@ -18,7 +18,10 @@ from .table import fold
 MAX_DISPLAY_NAME = 60
 MAX_TIME_PER_MOVE = 24 * 3600.0
 TABLE_ID_BYTES = 9
-BOT_NAMES_SHOWN = {"random": "Random bot", "heuristic": "Heuristic bot", "pimc": "PIMC bot"}
+BOT_NAMES_SHOWN = {
+    "random": "Random bot", "heuristic": "Heuristic bot", "pimc": "PIMC bot",
+    "easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot", "expert": "Expert bot",
+}  # fmt: skip
 
 
 def describe(created: ev.TableCreated, request: svc.CreateTableRequest) -> None:
