@@ -68,7 +68,6 @@ def analyse_hand(
         raise ValueError(f"no analysis for {variant.id}")
     contract = variant.view(final, None).contract
     deck = variant.deck(final.rules)
-    players = final.rules.players
     team = tuple(sampler.team(final))
     plays = [p for tr in final.tricks for p in tr.plays]
     # the hands when play began: what is left in them and what each seat played

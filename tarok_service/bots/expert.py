@@ -88,7 +88,7 @@ class ExpertBot:
         """Weighted mean value for the bot's side of each legal card over the sampled deals,
         or None when no deal was drawn."""
         assert view.seat is not None
-        sampler = SAMPLERS[variant.id]
+        sampler = SAMPLERS[rules.variant]
         deck = variant.deck(rules)
         seat = view.seat
         totals: dict[Any, float] = {}
@@ -108,7 +108,7 @@ class ExpertBot:
             if state is None:
                 failures += 1
                 continue
-            aim = objective(variant.id, deck, view.contract, sampler.team(state), seat)
+            aim = objective(rules.variant, deck, view.contract, sampler.team(state), seat)
             if horizon is None:  # the first deal: how deep the others are searched
                 horizon, limit, found = self._depth(variant, state, aim, deadline)
             else:

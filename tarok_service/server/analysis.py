@@ -51,9 +51,14 @@ def _analysed(table_id: str, stored: list[StoredEvent], deal: int) -> svc.Analys
         measure=found.measure,
         cards=[
             svc.CardAnalysis(
-                trick=c.trick, seat=c.seat, card=codes[c.card], side=list(c.side),
-                value=c.value, best=c.best, exact=c.exact,
-            )  # fmt: skip
+                trick=c.trick,
+                seat=c.seat,
+                card=codes[c.card],
+                side=list(c.side),
+                value=c.value,
+                best=c.best,
+                exact=c.exact,
+            )
             for c in found.cards
         ],
     )

@@ -28,10 +28,11 @@ def heuristic_hand(variant: Variant[Any], players: int, seed: int) -> HandState:
     while True:
         order = list(variant.deck(rules).cards)
         rng.shuffle(order)
-        state = variant.deal(rules, order, 0)
+        state: HandState = variant.deal(rules, order, 0)
         while not state.finished:
             assert state.turn is not None
-            state = variant.apply(state, bot.choose(variant.view(state, state.turn), variant, rules))
+            view = variant.view(state, state.turn)
+            state = variant.apply(state, bot.choose(view, variant, rules))
         if state.tricks:
             return state
 
@@ -44,12 +45,13 @@ def in_tricks(variant: Variant[Any], players: int, seed: int, tricks: int) -> Ha
     while True:
         order = list(variant.deck(rules).cards)
         rng.shuffle(order)
-        state = variant.deal(rules, order, 0)
+        state: HandState = variant.deal(rules, order, 0)
         while not state.finished:
             if state.phase == TRICKS and len(state.tricks) == tricks and not state.trick:
                 return state
             assert state.turn is not None
-            state = variant.apply(state, bot.choose(variant.view(state, state.turn), variant, rules))
+            view = variant.view(state, state.turn)
+            state = variant.apply(state, bot.choose(view, variant, rules))
 
 
 @pytest.mark.parametrize("variant_id", [v.id for v in all_variants()])

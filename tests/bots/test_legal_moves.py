@@ -66,7 +66,8 @@ def play(
 
 @pytest.mark.parametrize(("variant_id", "players"), TABLES)
 @pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=pytest.mark.slow) if n in ("pimc", "hard") else n for n in BOT_NAMES]
+    "name",
+    [pytest.param(n, marks=pytest.mark.slow) if n in ("pimc", "hard") else n for n in BOT_NAMES],
 )
 def test_bot_plays_legal_moves(variant_id: str, players: int, name: str) -> None:
     variant = next(v for v in all_variants() if v.id == variant_id)

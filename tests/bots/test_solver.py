@@ -85,8 +85,9 @@ RULE_VARIANTS = [
     t.TrickRules(trumps_win=False, emperor_needs_tarok_lead=True),
     t.TrickRules(emperor_order=t.EMPEROR_PAGAT_LAST, tie=t.TIE_LEAD_PACK),
     t.TrickRules(emperor_order=t.EMPEROR_MOND_SKIS_PAGAT, tie=t.TIE_LAST, must_overtake=True),
-    t.TrickRules(emperor=False, pagat_last_tarok=True, mond_not_under_skis=True,
-                 must_overtake=True),  # fmt: skip
+    t.TrickRules(
+        emperor=False, pagat_last_tarok=True, mond_not_under_skis=True, must_overtake=True
+    ),
     t.TrickRules(emperor=False, suits_before_trump_lead=True),
 ]
 

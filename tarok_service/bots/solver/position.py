@@ -93,9 +93,9 @@ def solve_state(
 ) -> tuple[dict[Card, int], int] | None:
     """The value (for `aim.team`) of the rest of the hand after each legal card of the seat to
     play, under perfect play of every seat with every hand known, and the nodes searched;
-    None past `node_limit` nodes or `seconds` (0: no limit). `horizon` >= 0 searches that many more tricks
-    after the one in play and estimates the rest (see `_dds.c`). `own`: the caller's own games
-(`tables.game_for`), else the shared ones."""
+    None past `node_limit` nodes or `seconds` (0: no limit). `horizon` >= 0 searches that
+    many more tricks after the one in play and estimates the rest (see `_dds.c`). `own`: the
+    caller's own games (`tables.game_for`), else the shared ones."""
     turn = state.turn
     assert turn is not None
     deck = variant.deck(state.rules)
