@@ -72,6 +72,23 @@ def _p99(found: list[float]) -> float:
     return found[min(len(found) - 1, int(0.99 * len(found)))]
 
 
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The rows as the table of docs/bots.md."""
+    lines = [
+        "| rule set | A - B | points per seat-hand (95% CI) | duplicate deals | A's card "
+        "decisions: wall p99 / CPU p99 |",
+        "|---|---|---|---|---|",
+    ]
+    for r in rows:
+        t = r["timing"].get(r["a"], {})
+        timing = f"{t['p99'] * 1000:.0f} / {t['cpu_p99'] * 1000:.0f} ms" if t else "-"
+        lines.append(
+            f"| {r['variant']} {r['players']}p | {r['a']} - {r['b']} | "
+            f"{r['mean']:+.2f} ± {r['ci95']:.2f} | {r['deals']} | {timing} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--variant", default="slovenian")
@@ -81,7 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="cap per pairing")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--table", type=Path, nargs="*", default=None,
+        help="print the results in these --json files as a markdown table, and stop",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.table is not None:
+        print(markdown([row for path in args.table for row in json.loads(path.read_text())]))
+        return 0
     pairs = (
         [tuple(p.split(":", 1)) for p in args.pairs]
         if args.pairs
