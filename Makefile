@@ -10,7 +10,7 @@ WEB_DEPS := $(WEB)/node_modules/.package-lock.json
 .PHONY: install dist run test test-fast test-ha ha-tools lint proto proto-check bench bench-deps bench-service selfplay clean web
 
 # setuptools' note that an editable install reads the working tree is expected here: hidden.
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py tarok_service/bots/solver/_dds.c
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	PYTHONWARNINGS="ignore:Editable installation" $(PIP) install -q -e '.[dev]'

@@ -17,6 +17,8 @@ from tarok_service.variants.registry import all_variants
 
 TABLES = [(v.id, n) for v in all_variants() for n in v.player_counts]
 FAST_PIMC = {"budget": 0.002, "max_samples": 2}
+FAST_EXPERT = {"budget": 0.01, "min_worlds": 1, "max_worlds": 3}
+FAST = {"pimc": FAST_PIMC, "hard": FAST_PIMC, "expert": FAST_EXPERT}
 GAMES = 3  # per bot and table
 
 
@@ -36,7 +38,7 @@ class Checked:
 
 
 def options(name: str) -> dict[str, float]:
-    return FAST_PIMC if name == "pimc" else {}
+    return FAST.get(name, {})
 
 
 def play(
@@ -64,7 +66,8 @@ def play(
 
 @pytest.mark.parametrize(("variant_id", "players"), TABLES)
 @pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=pytest.mark.slow) if n == "pimc" else n for n in BOT_NAMES]
+    "name",
+    [pytest.param(n, marks=pytest.mark.slow) if n in ("pimc", "hard") else n for n in BOT_NAMES],
 )
 def test_bot_plays_legal_moves(variant_id: str, players: int, name: str) -> None:
     variant = next(v for v in all_variants() if v.id == variant_id)
@@ -85,9 +88,13 @@ def test_mixed_table(variant_id: str, players: int) -> None:
 
 
 def test_make_bot_names() -> None:
-    assert set(BOT_NAMES) == {"random", "heuristic", "pimc"}
-    for name in BOT_NAMES:
+    brains = {"random", "heuristic", "pimc", "expert"}
+    levels = {"easy": "easy", "medium": "heuristic", "hard": "pimc", "expert": "expert"}
+    assert set(BOT_NAMES) == brains | set(levels)
+    for name in brains:
         assert make_bot(name, 1).name == name
+    for level, brain in levels.items():
+        assert make_bot(level, 1).name == brain
     with pytest.raises(KeyError, match="unknown bot"):
         make_bot("genius")
 

@@ -9,6 +9,7 @@ import grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
+from ..usecases import analysis
 from ..usecases.app import TarokApp
 from .grpc_status import stream, unary
 from .principal import caller_of
@@ -108,6 +109,12 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
         self, request: svc.HandSeatToBotRequest, context: Ctx
     ) -> svc.HandSeatToBotResponse:
         return await self.app.hand_seat_to_bot(request)
+
+    @unary
+    async def AnalyseHand(
+        self, request: svc.AnalyseHandRequest, context: Ctx
+    ) -> svc.AnalyseHandResponse:
+        return await analysis.analyse_hand(self.app.ctx, request)
 
 
 def peer_address(context: Ctx) -> str:

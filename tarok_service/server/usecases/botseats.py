@@ -8,7 +8,10 @@ from ...bots import BOT_NAMES
 from .. import errors as e
 
 TAKEOVER_BOT = "heuristic"
-SHOWN = {"random": "Random bot", "heuristic": "Heuristic bot", "pimc": "PIMC bot"}
+SHOWN = {
+    "random": "Random bot", "heuristic": "Heuristic bot", "pimc": "PIMC bot",
+    "easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot", "expert": "Expert bot",
+}  # fmt: skip
 
 
 def shown_name(bot: str) -> str:

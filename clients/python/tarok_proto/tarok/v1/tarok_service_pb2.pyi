@@ -1002,7 +1002,9 @@ class HandSeatToBotRequest(_message.Message):
     BOT_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     bot: _builtins.str
-    """"random", "heuristic" (the default) or "pimc"."""
+    """"random", "heuristic" (the default), "pimc", "expert", or a level: "easy", "medium",
+    "hard", "expert".
+    """
     def __init__(
         self,
         *,
@@ -1035,3 +1037,108 @@ class HandSeatToBotResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___HandSeatToBotResponse: _TypeAlias = HandSeatToBotResponse  # noqa: Y015
+
+@_typing.final
+class AnalyseHandRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    DEAL_NUMBER_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    deal_number: _builtins.int
+    """The hand (1 for the first; 0: the last hand played)."""
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+        deal_number: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deal_number", b"deal_number", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AnalyseHandRequest: _TypeAlias = AnalyseHandRequest  # noqa: Y015
+
+@_typing.final
+class CardAnalysis(_message.Message):
+    """One card played, and the perfect-play values around it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TRICK_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    SIDE_FIELD_NUMBER: _builtins.int
+    VALUE_FIELD_NUMBER: _builtins.int
+    BEST_FIELD_NUMBER: _builtins.int
+    EXACT_FIELD_NUMBER: _builtins.int
+    trick: _builtins.int
+    """The trick (0 for the first) and the seat that played the card."""
+    seat: _builtins.int
+    card: _builtins.str
+    """The card's code, as in `play:<code>` moves."""
+    value: _builtins.float
+    """What the side ends the hand with under perfect play from just after this card."""
+    best: _builtins.float
+    """The same after the best card the player had (best for the player's own side)."""
+    exact: _builtins.bool
+    """False when the search was cut short and the last tricks were estimated."""
+    @_builtins.property
+    def side(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The seats whose total `value` and `best` measure: the declarer side, or the player alone
+        in a contract without a declarer (klop, varsava).
+        """
+
+    def __init__(
+        self,
+        *,
+        trick: _builtins.int = ...,
+        seat: _builtins.int = ...,
+        card: _builtins.str = ...,
+        side: _abc.Iterable[_builtins.int] | None = ...,
+        value: _builtins.float = ...,
+        best: _builtins.float = ...,
+        exact: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["best", b"best", "card", b"card", "exact", b"exact", "seat", b"seat", "side", b"side", "trick", b"trick", "value", b"value"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CardAnalysis: _TypeAlias = CardAnalysis  # noqa: Y015
+
+@_typing.final
+class AnalyseHandResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DEAL_NUMBER_FIELD_NUMBER: _builtins.int
+    CONTRACT_FIELD_NUMBER: _builtins.int
+    MEASURE_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    deal_number: _builtins.int
+    contract: _builtins.str
+    measure: _builtins.str
+    """"points": card points as the rule set counts them (cards taken in tricks; talon gifts
+    and captured talons aside); "tricks": tricks the declarer takes (beggar: until the first,
+    valat: before the first lost).
+    """
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedCompositeFieldContainer[Global___CardAnalysis]: ...
+    def __init__(
+        self,
+        *,
+        deal_number: _builtins.int = ...,
+        contract: _builtins.str = ...,
+        measure: _builtins.str = ...,
+        cards: _abc.Iterable[Global___CardAnalysis] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "contract", b"contract", "deal_number", b"deal_number", "measure", b"measure"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AnalyseHandResponse: _TypeAlias = AnalyseHandResponse  # noqa: Y015

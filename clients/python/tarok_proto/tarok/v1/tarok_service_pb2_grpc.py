@@ -102,6 +102,11 @@ class TarokServiceStub:
                 request_serializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotRequest.SerializeToString,
                 response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotResponse.FromString,
                 _registered_method=True)
+        self.AnalyseHand = channel.unary_unary(
+                '/tarok.v1.TarokService/AnalyseHand',
+                request_serializer=tarok_dot_v1_dot_tarok__service__pb2.AnalyseHandRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_tarok__service__pb2.AnalyseHandResponse.FromString,
+                _registered_method=True)
 
 
 class TarokServiceServicer:
@@ -266,6 +271,20 @@ class TarokServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AnalyseHand(self, request, context):
+        """A finished table's hand analysed with every card revealed: for each card played, what
+        perfect play of every seat would have given from just after it, and after the best card
+        the player had (double dummy), so that a player sees where the hand was lost.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+        Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_TarokServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -333,6 +352,11 @@ def add_TarokServiceServicer_to_server(servicer, server):
                     servicer.HandSeatToBot,
                     request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotRequest.FromString,
                     response_serializer=tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotResponse.SerializeToString,
+            ),
+            'AnalyseHand': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnalyseHand,
+                    request_deserializer=tarok_dot_v1_dot_tarok__service__pb2.AnalyseHandRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_tarok__service__pb2.AnalyseHandResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -689,6 +713,33 @@ class TarokService:
             '/tarok.v1.TarokService/HandSeatToBot',
             tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotRequest.SerializeToString,
             tarok_dot_v1_dot_tarok__service__pb2.HandSeatToBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyseHand(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.TarokService/AnalyseHand',
+            tarok_dot_v1_dot_tarok__service__pb2.AnalyseHandRequest.SerializeToString,
+            tarok_dot_v1_dot_tarok__service__pb2.AnalyseHandResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -138,6 +138,16 @@ class TarokServiceStub:
     Error: FAILED_PRECONDITION TABLE_STARTED - a tournament table's seat.
     Error: ABORTED CONTENTION - the table was too busy; retry.
     """
+    AnalyseHand: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.AnalyseHandRequest, _tarok_service_pb2.AnalyseHandResponse]
+    """A finished table's hand analysed with every card revealed: for each card played, what
+    perfect play of every seat would have given from just after it, and after the best card
+    the player had (double dummy), so that a player sees where the hand was lost.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+    Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
+    """
 
 @_typing.type_check_only
 class TarokServiceAsyncStub(TarokServiceStub):
@@ -248,6 +258,16 @@ class TarokServiceAsyncStub(TarokServiceStub):
     Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
     Error: FAILED_PRECONDITION TABLE_STARTED - a tournament table's seat.
     Error: ABORTED CONTENTION - the table was too busy; retry.
+    """
+    AnalyseHand: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.AnalyseHandRequest, _tarok_service_pb2.AnalyseHandResponse]  # type: ignore[assignment]
+    """A finished table's hand analysed with every card revealed: for each card played, what
+    perfect play of every seat would have given from just after it, and after the best card
+    the player had (double dummy), so that a player sees where the hand was lost.
+    Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+    Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+    Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+    Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
+    Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
     """
 
 class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -434,6 +454,22 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
         Error: FAILED_PRECONDITION TABLE_STARTED - a tournament table's seat.
         Error: ABORTED CONTENTION - the table was too busy; retry.
+        """
+
+    @_abc_1.abstractmethod
+    def AnalyseHand(
+        self,
+        request: _tarok_service_pb2.AnalyseHandRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_tarok_service_pb2.AnalyseHandResponse, _abc.Awaitable[_tarok_service_pb2.AnalyseHandResponse]]:
+        """A finished table's hand analysed with every card revealed: for each card played, what
+        perfect play of every seat would have given from just after it, and after the best card
+        the player had (double dummy), so that a player sees where the hand was lost.
+        Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+        Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+        Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+        Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
+        Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
         """
 
 def add_TarokServiceServicer_to_server(servicer: TarokServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

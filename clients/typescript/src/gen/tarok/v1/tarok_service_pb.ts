@@ -24,7 +24,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tarok/v1/tarok_service.proto.
  */
 export const file_tarok_v1_tarok_service: GenFile = /*@__PURE__*/
-  fileDesc("Chx0YXJvay92MS90YXJva19zZXJ2aWNlLnByb3RvEgh0YXJvay52MSIeCgtQaW5nUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMIh8KDFBpbmdSZXNwb25zZRIPCgdwYXlsb2FkGAEgASgMIiUKE0xpc3RWYXJpYW50c1JlcXVlc3QSDgoGbG9jYWxlGAEgASgJIj8KFExpc3RWYXJpYW50c1Jlc3BvbnNlEicKCHZhcmlhbnRzGAEgAygLMhUudGFyb2sudjEuVmFyaWFudEluZm8isAMKEkNyZWF0ZVRhYmxlUmVxdWVzdBIPCgd2YXJpYW50GAEgASgJEg8KB3BsYXllcnMYAiABKAUSOgoHb3B0aW9ucxgDIAMoCzIpLnRhcm9rLnYxLkNyZWF0ZVRhYmxlUmVxdWVzdC5PcHRpb25zRW50cnkSDQoFaGFuZHMYBCABKAUSJAoMcHJlc2V0X2RlYWxzGAUgAygLMg4udGFyb2sudjEuRGVhbBIUCgxkaXNwbGF5X25hbWUYBiABKAkSLQoKdmlzaWJpbGl0eRgHIAEoDjIZLnRhcm9rLnYxLlRhYmxlVmlzaWJpbGl0eRISCgpyZXF1ZXN0X2lkGAggASgJEh8KBGJvdHMYCSADKAsyES50YXJvay52MS5Cb3RTZWF0EjAKDXRpbWVfcGVyX21vdmUYCiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SKwoKb25fdGltZW91dBgLIAEoDjIXLnRhcm9rLnYxLlRpbWVvdXRBY3Rpb24aLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiOAoTQ3JlYXRlVGFibGVSZXNwb25zZRIQCgh0YWJsZV9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIoUBChBKb2luVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhEKBHNlYXQYAiABKAVIAIgBARIMCgRuYW1lGAMgASgJEhEKCXNwZWN0YXRvchgEIAEoCBISCgpyZXF1ZXN0X2lkGAUgASgJEg4KBmxvY2FsZRgGIAEoCUIHCgVfc2VhdCKOAQoRSm9pblRhYmxlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhAKCHRhYmxlX2lkGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSKwoHZXhwaXJlcxgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBwoFX3NlYXQiNAoTR2V0VGFibGVWaWV3UmVxdWVzdBINCgV0b2tlbhgBIAEoCRIOCgZsb2NhbGUYAiABKAkiOQoUR2V0VGFibGVWaWV3UmVzcG9uc2USIQoEdmlldxgBIAEoCzITLnRhcm9rLnYxLlRhYmxlVmlldyK5AQoRU3VibWl0TW92ZVJlcXVlc3QSDQoFdG9rZW4YASABKAkSEQoHbW92ZV9pZBgCIAEoCUgAEiIKBHNwZWMYAyABKAsyEi50YXJvay52MS5Nb3ZlU3BlY0gAEh0KEGV4cGVjdGVkX3ZlcnNpb24YBCABKANIAYgBARISCgpyZXF1ZXN0X2lkGAUgASgJEg4KBmxvY2FsZRgGIAEoCUIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIrEBChJTdWJtaXRNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgRtb3ZlGAIgASgLMhMudGFyb2sudjEuTGVnYWxNb3ZlEhEKBHR1cm4YAyABKAVIAIgBARIkCgZyZXN1bHQYBCABKAsyFC50YXJvay52MS5IYW5kUmVzdWx0EiUKBnN0YXR1cxgFIAEoDjIVLnRhcm9rLnYxLlRhYmxlU3RhdHVzQgcKBV90dXJuIlwKEVdhdGNoVGFibGVSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoAxISCgp3aXRoX3ZpZXdzGAMgASgIEg4KBmxvY2FsZRgEIAEoCSJGCglIZWFydGJlYXQSDwoHdmVyc2lvbhgBIAEoAxIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKNAQoSV2F0Y2hUYWJsZVJlc3BvbnNlEiMKBHZpZXcYASABKAsyEy50YXJvay52MS5UYWJsZVZpZXdIABIgCgVldmVudBgCIAEoCzIPLnRhcm9rLnYxLkV2ZW50SAASKAoJaGVhcnRiZWF0GAMgASgLMhMudGFyb2sudjEuSGVhcnRiZWF0SABCBgoEaXRlbSJvChJHZXRUYWJsZUxvZ1JlcXVlc3QSDQoFdG9rZW4YASABKAkSIwoGZm9ybWF0GAIgASgOMhMudGFyb2sudjEuTG9nRm9ybWF0EhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIl0KE0dldFRhYmxlTG9nUmVzcG9uc2USHwoDbG9nGAEgASgLMhIudGFyb2sudjEuVGFibGVMb2cSDAoEanNvbhgCIAEoCRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiJAoHQm90U2VhdBIMCgRzZWF0GAEgASgFEgsKA2JvdBgCIAEoCSJKChFMaXN0VGFibGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIOCgZmaWx0ZXIYAyABKAkiQgoJTG9iYnlTZWF0EgwKBHNlYXQYASABKAUSDAoEbmFtZRgCIAEoCRIMCgRmcmVlGAMgASgIEgsKA2JvdBgEIAEoCSKlAwoMVGFibGVTdW1tYXJ5EhAKCHRhYmxlX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIPCgd2YXJpYW50GAMgASgJEg8KB3BsYXllcnMYBCABKAUSNAoHb3B0aW9ucxgFIAMoCzIjLnRhcm9rLnYxLlRhYmxlU3VtbWFyeS5PcHRpb25zRW50cnkSIgoFc2VhdHMYBiADKAsyEy50YXJvay52MS5Mb2JieVNlYXQSJQoGc3RhdHVzGAcgASgOMhUudGFyb2sudjEuVGFibGVTdGF0dXMSDQoFaGFuZHMYCCABKAUSFAoMaGFuZHNfcGxheWVkGAkgASgFEi8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCg10aW1lX3Blcl9tb3ZlGAsgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEhIKCnJlbWF0Y2hfb2YYDCABKAkaLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiVQoSTGlzdFRhYmxlc1Jlc3BvbnNlEiYKBnRhYmxlcxgBIAMoCzIWLnRhcm9rLnYxLlRhYmxlU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiIgoRTGVhdmVUYWJsZVJlcXVlc3QSDQoFdG9rZW4YASABKAkiJQoSTGVhdmVUYWJsZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMiMQoSUmVqb2luVGFibGVSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEgwKBG5hbWUYAiABKAkiggEKE1Jlam9pblRhYmxlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSDAoEc2VhdBgCIAEoBRIQCgh0YWJsZV9pZBgDIAEoCRIPCgd2ZXJzaW9uGAQgASgDEisKB2V4cGlyZXMYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIh8KDlJlbWF0Y2hSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIn4KD1JlbWF0Y2hSZXNwb25zZRINCgV0b2tlbhgBIAEoCRIMCgRzZWF0GAIgASgFEhAKCHRhYmxlX2lkGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSKwoHZXhwaXJlcxgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMgoUSGFuZFNlYXRUb0JvdFJlcXVlc3QSDQoFdG9rZW4YASABKAkSCwoDYm90GAIgASgJIigKFUhhbmRTZWF0VG9Cb3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDKlIKCUxvZ0Zvcm1hdBIaChZMT0dfRk9STUFUX1VOU1BFQ0lGSUVEEAASFAoQTE9HX0ZPUk1BVF9QUk9UTxABEhMKD0xPR19GT1JNQVRfSlNPThACKm4KD1RhYmxlVmlzaWJpbGl0eRIgChxUQUJMRV9WSVNJQklMSVRZX1VOU1BFQ0lGSUVEEAASGwoXVEFCTEVfVklTSUJJTElUWV9QVUJMSUMQARIcChhUQUJMRV9WSVNJQklMSVRZX1BSSVZBVEUQAipoCg1UaW1lb3V0QWN0aW9uEh4KGlRJTUVPVVRfQUNUSU9OX1VOU1BFQ0lGSUVEEAASHwobVElNRU9VVF9BQ1RJT05fREVGQVVMVF9NT1ZFEAESFgoSVElNRU9VVF9BQ1RJT05fQk9UEAIyxQcKDFRhcm9rU2VydmljZRI1CgRQaW5nEhUudGFyb2sudjEuUGluZ1JlcXVlc3QaFi50YXJvay52MS5QaW5nUmVzcG9uc2USTQoMTGlzdFZhcmlhbnRzEh0udGFyb2sudjEuTGlzdFZhcmlhbnRzUmVxdWVzdBoeLnRhcm9rLnYxLkxpc3RWYXJpYW50c1Jlc3BvbnNlEkoKC0NyZWF0ZVRhYmxlEhwudGFyb2sudjEuQ3JlYXRlVGFibGVSZXF1ZXN0Gh0udGFyb2sudjEuQ3JlYXRlVGFibGVSZXNwb25zZRJECglKb2luVGFibGUSGi50YXJvay52MS5Kb2luVGFibGVSZXF1ZXN0GhsudGFyb2sudjEuSm9pblRhYmxlUmVzcG9uc2USTQoMR2V0VGFibGVWaWV3Eh0udGFyb2sudjEuR2V0VGFibGVWaWV3UmVxdWVzdBoeLnRhcm9rLnYxLkdldFRhYmxlVmlld1Jlc3BvbnNlEkcKClN1Ym1pdE1vdmUSGy50YXJvay52MS5TdWJtaXRNb3ZlUmVxdWVzdBocLnRhcm9rLnYxLlN1Ym1pdE1vdmVSZXNwb25zZRJJCgpXYXRjaFRhYmxlEhsudGFyb2sudjEuV2F0Y2hUYWJsZVJlcXVlc3QaHC50YXJvay52MS5XYXRjaFRhYmxlUmVzcG9uc2UwARJKCgtHZXRUYWJsZUxvZxIcLnRhcm9rLnYxLkdldFRhYmxlTG9nUmVxdWVzdBodLnRhcm9rLnYxLkdldFRhYmxlTG9nUmVzcG9uc2USRwoKTGlzdFRhYmxlcxIbLnRhcm9rLnYxLkxpc3RUYWJsZXNSZXF1ZXN0GhwudGFyb2sudjEuTGlzdFRhYmxlc1Jlc3BvbnNlEkcKCkxlYXZlVGFibGUSGy50YXJvay52MS5MZWF2ZVRhYmxlUmVxdWVzdBocLnRhcm9rLnYxLkxlYXZlVGFibGVSZXNwb25zZRJKCgtSZWpvaW5UYWJsZRIcLnRhcm9rLnYxLlJlam9pblRhYmxlUmVxdWVzdBodLnRhcm9rLnYxLlJlam9pblRhYmxlUmVzcG9uc2USPgoHUmVtYXRjaBIYLnRhcm9rLnYxLlJlbWF0Y2hSZXF1ZXN0GhkudGFyb2sudjEuUmVtYXRjaFJlc3BvbnNlElAKDUhhbmRTZWF0VG9Cb3QSHi50YXJvay52MS5IYW5kU2VhdFRvQm90UmVxdWVzdBofLnRhcm9rLnYxLkhhbmRTZWF0VG9Cb3RSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_tarok_v1_cards, file_tarok_v1_events, file_tarok_v1_moves, file_tarok_v1_results, file_tarok_v1_variants, file_tarok_v1_views]);
+  fileDesc("Chx0YXJvay92MS90YXJva19zZXJ2aWNlLnByb3RvEgh0YXJvay52MSIeCgtQaW5nUmVxdWVzdBIPCgdwYXlsb2FkGAEgASgMIh8KDFBpbmdSZXNwb25zZRIPCgdwYXlsb2FkGAEgASgMIiUKE0xpc3RWYXJpYW50c1JlcXVlc3QSDgoGbG9jYWxlGAEgASgJIj8KFExpc3RWYXJpYW50c1Jlc3BvbnNlEicKCHZhcmlhbnRzGAEgAygLMhUudGFyb2sudjEuVmFyaWFudEluZm8isAMKEkNyZWF0ZVRhYmxlUmVxdWVzdBIPCgd2YXJpYW50GAEgASgJEg8KB3BsYXllcnMYAiABKAUSOgoHb3B0aW9ucxgDIAMoCzIpLnRhcm9rLnYxLkNyZWF0ZVRhYmxlUmVxdWVzdC5PcHRpb25zRW50cnkSDQoFaGFuZHMYBCABKAUSJAoMcHJlc2V0X2RlYWxzGAUgAygLMg4udGFyb2sudjEuRGVhbBIUCgxkaXNwbGF5X25hbWUYBiABKAkSLQoKdmlzaWJpbGl0eRgHIAEoDjIZLnRhcm9rLnYxLlRhYmxlVmlzaWJpbGl0eRISCgpyZXF1ZXN0X2lkGAggASgJEh8KBGJvdHMYCSADKAsyES50YXJvay52MS5Cb3RTZWF0EjAKDXRpbWVfcGVyX21vdmUYCiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SKwoKb25fdGltZW91dBgLIAEoDjIXLnRhcm9rLnYxLlRpbWVvdXRBY3Rpb24aLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiOAoTQ3JlYXRlVGFibGVSZXNwb25zZRIQCgh0YWJsZV9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDIoUBChBKb2luVGFibGVSZXF1ZXN0EhAKCHRhYmxlX2lkGAEgASgJEhEKBHNlYXQYAiABKAVIAIgBARIMCgRuYW1lGAMgASgJEhEKCXNwZWN0YXRvchgEIAEoCBISCgpyZXF1ZXN0X2lkGAUgASgJEg4KBmxvY2FsZRgGIAEoCUIHCgVfc2VhdCKOAQoRSm9pblRhYmxlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSEQoEc2VhdBgCIAEoBUgAiAEBEhAKCHRhYmxlX2lkGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSKwoHZXhwaXJlcxgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBwoFX3NlYXQiNAoTR2V0VGFibGVWaWV3UmVxdWVzdBINCgV0b2tlbhgBIAEoCRIOCgZsb2NhbGUYAiABKAkiOQoUR2V0VGFibGVWaWV3UmVzcG9uc2USIQoEdmlldxgBIAEoCzITLnRhcm9rLnYxLlRhYmxlVmlldyK5AQoRU3VibWl0TW92ZVJlcXVlc3QSDQoFdG9rZW4YASABKAkSEQoHbW92ZV9pZBgCIAEoCUgAEiIKBHNwZWMYAyABKAsyEi50YXJvay52MS5Nb3ZlU3BlY0gAEh0KEGV4cGVjdGVkX3ZlcnNpb24YBCABKANIAYgBARISCgpyZXF1ZXN0X2lkGAUgASgJEg4KBmxvY2FsZRgGIAEoCUIGCgRtb3ZlQhMKEV9leHBlY3RlZF92ZXJzaW9uIrEBChJTdWJtaXRNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgRtb3ZlGAIgASgLMhMudGFyb2sudjEuTGVnYWxNb3ZlEhEKBHR1cm4YAyABKAVIAIgBARIkCgZyZXN1bHQYBCABKAsyFC50YXJvay52MS5IYW5kUmVzdWx0EiUKBnN0YXR1cxgFIAEoDjIVLnRhcm9rLnYxLlRhYmxlU3RhdHVzQgcKBV90dXJuIlwKEVdhdGNoVGFibGVSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoAxISCgp3aXRoX3ZpZXdzGAMgASgIEg4KBmxvY2FsZRgEIAEoCSJGCglIZWFydGJlYXQSDwoHdmVyc2lvbhgBIAEoAxIoCgR0aW1lGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKNAQoSV2F0Y2hUYWJsZVJlc3BvbnNlEiMKBHZpZXcYASABKAsyEy50YXJvay52MS5UYWJsZVZpZXdIABIgCgVldmVudBgCIAEoCzIPLnRhcm9rLnYxLkV2ZW50SAASKAoJaGVhcnRiZWF0GAMgASgLMhMudGFyb2sudjEuSGVhcnRiZWF0SABCBgoEaXRlbSJvChJHZXRUYWJsZUxvZ1JlcXVlc3QSDQoFdG9rZW4YASABKAkSIwoGZm9ybWF0GAIgASgOMhMudGFyb2sudjEuTG9nRm9ybWF0EhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIl0KE0dldFRhYmxlTG9nUmVzcG9uc2USHwoDbG9nGAEgASgLMhIudGFyb2sudjEuVGFibGVMb2cSDAoEanNvbhgCIAEoCRIXCg9uZXh0X3BhZ2VfdG9rZW4YAyABKAkiJAoHQm90U2VhdBIMCgRzZWF0GAEgASgFEgsKA2JvdBgCIAEoCSJKChFMaXN0VGFibGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIOCgZmaWx0ZXIYAyABKAkiQgoJTG9iYnlTZWF0EgwKBHNlYXQYASABKAUSDAoEbmFtZRgCIAEoCRIMCgRmcmVlGAMgASgIEgsKA2JvdBgEIAEoCSKlAwoMVGFibGVTdW1tYXJ5EhAKCHRhYmxlX2lkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIPCgd2YXJpYW50GAMgASgJEg8KB3BsYXllcnMYBCABKAUSNAoHb3B0aW9ucxgFIAMoCzIjLnRhcm9rLnYxLlRhYmxlU3VtbWFyeS5PcHRpb25zRW50cnkSIgoFc2VhdHMYBiADKAsyEy50YXJvay52MS5Mb2JieVNlYXQSJQoGc3RhdHVzGAcgASgOMhUudGFyb2sudjEuVGFibGVTdGF0dXMSDQoFaGFuZHMYCCABKAUSFAoMaGFuZHNfcGxheWVkGAkgASgFEi8KC2NyZWF0ZV90aW1lGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCg10aW1lX3Blcl9tb3ZlGAsgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEhIKCnJlbWF0Y2hfb2YYDCABKAkaLgoMT3B0aW9uc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiVQoSTGlzdFRhYmxlc1Jlc3BvbnNlEiYKBnRhYmxlcxgBIAMoCzIWLnRhcm9rLnYxLlRhYmxlU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiIgoRTGVhdmVUYWJsZVJlcXVlc3QSDQoFdG9rZW4YASABKAkiJQoSTGVhdmVUYWJsZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMiMQoSUmVqb2luVGFibGVSZXF1ZXN0Eg0KBXRva2VuGAEgASgJEgwKBG5hbWUYAiABKAkiggEKE1Jlam9pblRhYmxlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSDAoEc2VhdBgCIAEoBRIQCgh0YWJsZV9pZBgDIAEoCRIPCgd2ZXJzaW9uGAQgASgDEisKB2V4cGlyZXMYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIh8KDlJlbWF0Y2hSZXF1ZXN0Eg0KBXRva2VuGAEgASgJIn4KD1JlbWF0Y2hSZXNwb25zZRINCgV0b2tlbhgBIAEoCRIMCgRzZWF0GAIgASgFEhAKCHRhYmxlX2lkGAMgASgJEg8KB3ZlcnNpb24YBCABKAMSKwoHZXhwaXJlcxgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiMgoUSGFuZFNlYXRUb0JvdFJlcXVlc3QSDQoFdG9rZW4YASABKAkSCwoDYm90GAIgASgJIigKFUhhbmRTZWF0VG9Cb3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDIjgKEkFuYWx5c2VIYW5kUmVxdWVzdBINCgV0b2tlbhgBIAEoCRITCgtkZWFsX251bWJlchgCIAEoBSJzCgxDYXJkQW5hbHlzaXMSDQoFdHJpY2sYASABKAUSDAoEc2VhdBgCIAEoBRIMCgRjYXJkGAMgASgJEgwKBHNpZGUYBCADKAUSDQoFdmFsdWUYBSABKAESDAoEYmVzdBgGIAEoARINCgVleGFjdBgHIAEoCCJ0ChNBbmFseXNlSGFuZFJlc3BvbnNlEhMKC2RlYWxfbnVtYmVyGAEgASgFEhAKCGNvbnRyYWN0GAIgASgJEg8KB21lYXN1cmUYAyABKAkSJQoFY2FyZHMYBCADKAsyFi50YXJvay52MS5DYXJkQW5hbHlzaXMqUgoJTG9nRm9ybWF0EhoKFkxPR19GT1JNQVRfVU5TUEVDSUZJRUQQABIUChBMT0dfRk9STUFUX1BST1RPEAESEwoPTE9HX0ZPUk1BVF9KU09OEAIqbgoPVGFibGVWaXNpYmlsaXR5EiAKHFRBQkxFX1ZJU0lCSUxJVFlfVU5TUEVDSUZJRUQQABIbChdUQUJMRV9WSVNJQklMSVRZX1BVQkxJQxABEhwKGFRBQkxFX1ZJU0lCSUxJVFlfUFJJVkFURRACKmgKDVRpbWVvdXRBY3Rpb24SHgoaVElNRU9VVF9BQ1RJT05fVU5TUEVDSUZJRUQQABIfChtUSU1FT1VUX0FDVElPTl9ERUZBVUxUX01PVkUQARIWChJUSU1FT1VUX0FDVElPTl9CT1QQAjKRCAoMVGFyb2tTZXJ2aWNlEjUKBFBpbmcSFS50YXJvay52MS5QaW5nUmVxdWVzdBoWLnRhcm9rLnYxLlBpbmdSZXNwb25zZRJNCgxMaXN0VmFyaWFudHMSHS50YXJvay52MS5MaXN0VmFyaWFudHNSZXF1ZXN0Gh4udGFyb2sudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USSgoLQ3JlYXRlVGFibGUSHC50YXJvay52MS5DcmVhdGVUYWJsZVJlcXVlc3QaHS50YXJvay52MS5DcmVhdGVUYWJsZVJlc3BvbnNlEkQKCUpvaW5UYWJsZRIaLnRhcm9rLnYxLkpvaW5UYWJsZVJlcXVlc3QaGy50YXJvay52MS5Kb2luVGFibGVSZXNwb25zZRJNCgxHZXRUYWJsZVZpZXcSHS50YXJvay52MS5HZXRUYWJsZVZpZXdSZXF1ZXN0Gh4udGFyb2sudjEuR2V0VGFibGVWaWV3UmVzcG9uc2USRwoKU3VibWl0TW92ZRIbLnRhcm9rLnYxLlN1Ym1pdE1vdmVSZXF1ZXN0GhwudGFyb2sudjEuU3VibWl0TW92ZVJlc3BvbnNlEkkKCldhdGNoVGFibGUSGy50YXJvay52MS5XYXRjaFRhYmxlUmVxdWVzdBocLnRhcm9rLnYxLldhdGNoVGFibGVSZXNwb25zZTABEkoKC0dldFRhYmxlTG9nEhwudGFyb2sudjEuR2V0VGFibGVMb2dSZXF1ZXN0Gh0udGFyb2sudjEuR2V0VGFibGVMb2dSZXNwb25zZRJHCgpMaXN0VGFibGVzEhsudGFyb2sudjEuTGlzdFRhYmxlc1JlcXVlc3QaHC50YXJvay52MS5MaXN0VGFibGVzUmVzcG9uc2USRwoKTGVhdmVUYWJsZRIbLnRhcm9rLnYxLkxlYXZlVGFibGVSZXF1ZXN0GhwudGFyb2sudjEuTGVhdmVUYWJsZVJlc3BvbnNlEkoKC1Jlam9pblRhYmxlEhwudGFyb2sudjEuUmVqb2luVGFibGVSZXF1ZXN0Gh0udGFyb2sudjEuUmVqb2luVGFibGVSZXNwb25zZRI+CgdSZW1hdGNoEhgudGFyb2sudjEuUmVtYXRjaFJlcXVlc3QaGS50YXJvay52MS5SZW1hdGNoUmVzcG9uc2USUAoNSGFuZFNlYXRUb0JvdBIeLnRhcm9rLnYxLkhhbmRTZWF0VG9Cb3RSZXF1ZXN0Gh8udGFyb2sudjEuSGFuZFNlYXRUb0JvdFJlc3BvbnNlEkoKC0FuYWx5c2VIYW5kEhwudGFyb2sudjEuQW5hbHlzZUhhbmRSZXF1ZXN0Gh0udGFyb2sudjEuQW5hbHlzZUhhbmRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_duration, file_google_protobuf_timestamp, file_tarok_v1_cards, file_tarok_v1_events, file_tarok_v1_moves, file_tarok_v1_results, file_tarok_v1_variants, file_tarok_v1_views]);
 
 /**
  * @generated from message tarok.v1.PingRequest
@@ -983,7 +983,8 @@ export type HandSeatToBotRequest = Message<"tarok.v1.HandSeatToBotRequest"> & {
   token: string;
 
   /**
-   * "random", "heuristic" (the default) or "pimc".
+   * "random", "heuristic" (the default), "pimc", "expert", or a level: "easy", "medium",
+   * "hard", "expert".
    *
    * @generated from field: string bot = 2;
    */
@@ -1013,6 +1014,128 @@ export type HandSeatToBotResponse = Message<"tarok.v1.HandSeatToBotResponse"> & 
  */
 export const HandSeatToBotResponseSchema: GenMessage<HandSeatToBotResponse> = /*@__PURE__*/
   messageDesc(file_tarok_v1_tarok_service, 29);
+
+/**
+ * @generated from message tarok.v1.AnalyseHandRequest
+ */
+export type AnalyseHandRequest = Message<"tarok.v1.AnalyseHandRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * The hand (1 for the first; 0: the last hand played).
+   *
+   * @generated from field: int32 deal_number = 2;
+   */
+  dealNumber: number;
+};
+
+/**
+ * Describes the message tarok.v1.AnalyseHandRequest.
+ * Use `create(AnalyseHandRequestSchema)` to create a new message.
+ */
+export const AnalyseHandRequestSchema: GenMessage<AnalyseHandRequest> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 30);
+
+/**
+ * One card played, and the perfect-play values around it.
+ *
+ * @generated from message tarok.v1.CardAnalysis
+ */
+export type CardAnalysis = Message<"tarok.v1.CardAnalysis"> & {
+  /**
+   * The trick (0 for the first) and the seat that played the card.
+   *
+   * @generated from field: int32 trick = 1;
+   */
+  trick: number;
+
+  /**
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * The card's code, as in `play:<code>` moves.
+   *
+   * @generated from field: string card = 3;
+   */
+  card: string;
+
+  /**
+   * The seats whose total `value` and `best` measure: the declarer side, or the player alone
+   * in a contract without a declarer (klop, varsava).
+   *
+   * @generated from field: repeated int32 side = 4;
+   */
+  side: number[];
+
+  /**
+   * What the side ends the hand with under perfect play from just after this card.
+   *
+   * @generated from field: double value = 5;
+   */
+  value: number;
+
+  /**
+   * The same after the best card the player had (best for the player's own side).
+   *
+   * @generated from field: double best = 6;
+   */
+  best: number;
+
+  /**
+   * False when the search was cut short and the last tricks were estimated.
+   *
+   * @generated from field: bool exact = 7;
+   */
+  exact: boolean;
+};
+
+/**
+ * Describes the message tarok.v1.CardAnalysis.
+ * Use `create(CardAnalysisSchema)` to create a new message.
+ */
+export const CardAnalysisSchema: GenMessage<CardAnalysis> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 31);
+
+/**
+ * @generated from message tarok.v1.AnalyseHandResponse
+ */
+export type AnalyseHandResponse = Message<"tarok.v1.AnalyseHandResponse"> & {
+  /**
+   * @generated from field: int32 deal_number = 1;
+   */
+  dealNumber: number;
+
+  /**
+   * @generated from field: string contract = 2;
+   */
+  contract: string;
+
+  /**
+   * "points": card points as the rule set counts them (cards taken in tricks; talon gifts
+   * and captured talons aside); "tricks": tricks the declarer takes (beggar: until the first,
+   * valat: before the first lost).
+   *
+   * @generated from field: string measure = 3;
+   */
+  measure: string;
+
+  /**
+   * @generated from field: repeated tarok.v1.CardAnalysis cards = 4;
+   */
+  cards: CardAnalysis[];
+};
+
+/**
+ * Describes the message tarok.v1.AnalyseHandResponse.
+ * Use `create(AnalyseHandResponseSchema)` to create a new message.
+ */
+export const AnalyseHandResponseSchema: GenMessage<AnalyseHandResponse> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_tarok_service, 32);
 
 /**
  * How GetTableLog returns the log.
@@ -1316,6 +1439,23 @@ export const TarokService: GenService<{
     methodKind: "unary";
     input: typeof HandSeatToBotRequestSchema;
     output: typeof HandSeatToBotResponseSchema;
+  },
+  /**
+   * A finished table's hand analysed with every card revealed: for each card played, what
+   * perfect play of every seat would have given from just after it, and after the best card
+   * the player had (double dummy), so that a player sees where the hand was lost.
+   * Error: UNAUTHENTICATED BAD_TOKEN - the token is not one this server signed.
+   * Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
+   * Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
+   * Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
+   * Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
+   *
+   * @generated from rpc tarok.v1.TarokService.AnalyseHand
+   */
+  analyseHand: {
+    methodKind: "unary";
+    input: typeof AnalyseHandRequestSchema;
+    output: typeof AnalyseHandResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_tarok_v1_tarok_service, 0);

@@ -1,0 +1,136 @@
+"""The expert bot, the levels for people, and the hand analysis."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from tarok_service.bots import make_bot
+from tarok_service.bots.analysis import analyse_hand, lost_cards
+from tarok_service.bots.expert import ExpertBot
+from tarok_service.bots.heuristic import HeuristicBot
+from tarok_service.bots.levels import LEVELS, EasyBot
+from tarok_service.bots.solver import objective
+from tarok_service.engine.state import TRICKS, HandState
+from tarok_service.engine.variant import Variant
+from tarok_service.server.i18n import LOCALES, Labels
+from tarok_service.variants.registry import all_variants, find_variant
+
+
+def heuristic_hand(variant: Variant[Any], players: int, seed: int) -> HandState:
+    """A finished hand of heuristic play with some card play."""
+    rules = variant.make_rules(players)
+    bot = HeuristicBot()
+    rng = random.Random(seed)
+    while True:
+        order = list(variant.deck(rules).cards)
+        rng.shuffle(order)
+        state: HandState = variant.deal(rules, order, 0)
+        while not state.finished:
+            assert state.turn is not None
+            view = variant.view(state, state.turn)
+            state = variant.apply(state, bot.choose(view, variant, rules))
+        if state.tricks:
+            return state
+
+
+def in_tricks(variant: Variant[Any], players: int, seed: int, tricks: int) -> HandState:
+    """A hand of heuristic play stopped at trick play with `tricks` tricks done."""
+    rules = variant.make_rules(players)
+    bot = HeuristicBot()
+    rng = random.Random(seed)
+    while True:
+        order = list(variant.deck(rules).cards)
+        rng.shuffle(order)
+        state: HandState = variant.deal(rules, order, 0)
+        while not state.finished:
+            if state.phase == TRICKS and len(state.tricks) == tricks and not state.trick:
+                return state
+            assert state.turn is not None
+            view = variant.view(state, state.turn)
+            state = variant.apply(state, bot.choose(view, variant, rules))
+
+
+@pytest.mark.parametrize("variant_id", [v.id for v in all_variants()])
+def test_expert_solves_many_deals_within_its_budget(variant_id: str) -> None:
+    variant = find_variant(variant_id)
+    players = variant.player_counts[0]
+    state = in_tricks(variant, players, seed=3, tricks=2)
+    assert state.turn is not None
+    view = variant.view(state, state.turn)
+    bot = ExpertBot(seed=1)
+    start = time.perf_counter()
+    move = bot.choose(view, variant, state.rules)
+    assert move in view.legal
+    assert time.perf_counter() - start < 2.0  # the budget (0.25 s), with room for a loaded machine
+    if len(view.legal) > 1:
+        assert bot.worlds_used >= 1
+
+
+def test_expert_plays_the_last_tricks_exactly() -> None:
+    variant = find_variant("slovenian")
+    state = in_tricks(variant, 4, seed=5, tricks=10)
+    assert state.turn is not None
+    bot = ExpertBot(seed=2, budget=0.5)
+    bot.choose(variant.view(state, state.turn), variant, state.rules)
+    assert bot.horizon_used == -1 and bot.worlds_used >= 10
+
+
+def test_levels_are_bots_with_labels_in_every_locale() -> None:
+    for level in LEVELS:
+        assert make_bot(level, 1) is not None
+        for locale in LOCALES:
+            labels = Labels(locale)
+            assert labels.has(f"bot.{level}"), (locale, level)
+    assert Labels("sl").term("bot", "expert") != Labels("en").term("bot", "expert")
+
+
+def test_easy_slips_to_random_cards() -> None:
+    variant = find_variant("slovenian")
+    state = in_tricks(variant, 4, seed=8, tricks=3)
+    assert state.turn is not None
+    view = variant.view(state, state.turn)
+    steady = EasyBot(seed=1, slips=0.0)
+    assert steady.choose(view, variant, state.rules) == HeuristicBot().choose(
+        view, variant, state.rules
+    )
+    sloppy = EasyBot(seed=1, slips=1.0)
+    picks = {sloppy.choose(view, variant, state.rules) for _ in range(60)}
+    assert picks <= set(view.legal)
+    assert len(picks) == len(view.legal)
+
+
+@pytest.mark.parametrize(
+    "variant_id",
+    [v.id if v.id == "slovenian" else pytest.param(v.id, marks=pytest.mark.slow)
+     for v in all_variants()],
+)  # fmt: skip
+def test_analysis_is_consistent_with_the_hand(variant_id: str) -> None:
+    """Perfect play from after a card is the best the next player can do; the last card's
+    value is what the side actually took."""
+    variant = find_variant(variant_id)
+    players = variant.player_counts[0]
+    final = heuristic_hand(variant, players, seed=11)
+    found = analyse_hand(variant, final)
+    plays = [p for tr in final.tricks for p in tr.plays]
+    assert [(c.seat, c.card) for c in found.cards] == plays
+    checked = 0
+    for now, after in zip(found.cards, found.cards[1:], strict=False):
+        if now.exact and after.exact and now.side == after.side:
+            assert now.value == pytest.approx(after.best), (now, after)
+            checked += 1
+    assert checked >= 2 * players - 1  # at least the last two tricks are solved exactly
+    last = found.cards[-1]
+    deck = variant.deck(final.rules)
+    aim = objective(variant_id, deck, found.contract, last.side, last.seat)
+    took = sum(
+        sum(aim.values[deck.index[c]] for c in tr.cards) + aim.bonus
+        for tr in final.tricks
+        if tr.winner in aim.team
+    )
+    assert last.value == pytest.approx(took / aim.scale)
+    for card in lost_cards(found):
+        assert (card.best - card.value) * (1 if card.seat in card.side else -1) > 0
