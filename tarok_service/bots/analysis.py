@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.cards import Card
-from ..engine.state import TRICKS, HandState, evolve
+from ..engine.fastcopy import evolve
+from ..engine.state import TRICKS, HandState
 from ..engine.trickplay import TrickPlay
 from ..engine.variant import Variant
-from .pimc import SAMPLERS
+from ..variants.registry import find_rule_set
 from .solver import Game, Objective, objective, solve_state
 
 NODE_LIMIT = 300_000  # per position; past it the search looks ESTIMATE_TRICKS ahead only
@@ -63,7 +64,7 @@ def analyse_hand(
     ValueError when the hand is not finished or its rule set has no trick play here."""
     if not final.finished:
         raise ValueError("the hand is not finished")
-    sampler = SAMPLERS.get(variant.id)
+    sampler = find_rule_set(variant.id).sampler
     if not isinstance(variant, TrickPlay) or sampler is None:
         raise ValueError(f"no analysis for {variant.id}")
     contract = variant.view(final, None).contract

@@ -30,8 +30,8 @@ from ..engine.state import TRICKS, HandState
 from ..engine.trickplay import TrickPlay
 from ..engine.variant import Variant
 from ..engine.view import View
+from ..variants.registry import find_rule_set
 from .heuristic import HeuristicBot
-from .pimc import SAMPLERS
 from .solver import Objective, for_seat, objective, solve_state
 
 NODES_PER_SECOND = 2_500_000  # the solver's speed on this machine (a safe guess)
@@ -67,7 +67,7 @@ class ExpertBot:
         start = time.perf_counter()
         default = self.fallback.choose(view, variant, rules)
         self.worlds_used = 0
-        sampler = SAMPLERS.get(variant.id)
+        sampler = find_rule_set(variant.id).sampler
         if len(view.legal) == 1 or view.phase != TRICKS or sampler is None:
             return default
         if not isinstance(variant, TrickPlay):
@@ -88,7 +88,9 @@ class ExpertBot:
         """Weighted mean value for the bot's side of each legal card over the sampled deals,
         or None when no deal was drawn."""
         assert view.seat is not None
-        sampler = SAMPLERS[rules.variant]
+        sampler = find_rule_set(rules.variant).sampler
+        if sampler is None:  # the caller checked: evaluate runs only with a sampler
+            return None
         deck = variant.deck(rules)
         seat = view.seat
         totals: dict[Any, float] = {}

@@ -13,9 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..engine.moves import Move
+from ..engine.moves import Move, MoveKind
 from ..engine.options import Rules
-from ..engine.trickplay import PLAY
 from ..engine.variant import Variant
 from ..engine.view import View
 from .heuristic import HeuristicBot
@@ -36,7 +35,7 @@ class EasyBot:
 
     def choose(self, view: View, variant: Variant[Any], rules: Rules) -> Move:
         """One of `view.legal`."""
-        cards = [m for m in view.legal if m.kind == PLAY]
+        cards = [m for m in view.legal if m.kind == MoveKind.PLAY]
         if cards and self.rng.random() < self.slips:
             return self.rng.choice(cards)
         return self.brain.choose(view, variant, rules)

@@ -16,7 +16,7 @@ from tarok_service.bots.levels import LEVELS, EasyBot
 from tarok_service.bots.solver import objective
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.variant import Variant
-from tarok_service.server.i18n import LOCALES, Labels
+from tarok_service.server.present.i18n import LOCALES, Labels
 from tarok_service.variants.registry import all_variants, find_variant
 
 

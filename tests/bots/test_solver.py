@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 
 from tarok_service.bots.heuristic import HeuristicBot
-from tarok_service.bots.pimc import SAMPLERS
 from tarok_service.bots.solver import Objective, objective, solve_state
 from tarok_service.bots.solver.tables import build_game
 from tarok_service.engine import tricks as t
 from tarok_service.engine.cards import Card
+from tarok_service.engine.moves import MoveKind
 from tarok_service.engine.state import TRICKS, HandState
-from tarok_service.engine.trickplay import PLAY, TrickPlay
+from tarok_service.engine.trickplay import TrickPlay
 from tarok_service.engine.variant import Variant
-from tarok_service.variants.registry import all_variants, find_variant
+from tarok_service.variants.registry import all_variants, find_rule_set, find_variant
 
 TABLES = [(v.id, n) for v in all_variants() for n in v.player_counts]
 
@@ -69,7 +69,7 @@ def test_legal_cards_and_winners_equal_the_engine(variant_id: str, players: int)
         trick = [index[c] for _, c in state.trick]
         got = game.legal([index[c] for c in state.hands[turn]], trick, held)
         want = sorted(index[deck.by_code[m.value]] for m in variant.legal_moves(state)
-                      if m.kind == PLAY)  # fmt: skip
+                      if m.kind == MoveKind.PLAY)  # fmt: skip
         assert got == want, (variant_id, state.trick, state.hands[turn])
         checked += 1
         if state.trick:
@@ -140,7 +140,8 @@ def reference(variant: Variant[Any], state: HandState, aim: Objective) -> int:
 def test_values_equal_a_python_minimax_on_endgames(variant_id: str, players: int) -> None:
     variant = find_variant(variant_id)
     assert isinstance(variant, TrickPlay)
-    sampler = SAMPLERS[variant_id]
+    sampler = find_rule_set(variant_id).sampler
+    assert sampler is not None
     rng = random.Random(7)
     states = [
         s for s in trick_states(variant, players, 40, seed=players + 100)

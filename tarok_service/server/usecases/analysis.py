@@ -11,16 +11,15 @@ from ...store import StoredEvent
 from .. import errors as e
 from ..model import events
 from ..model.fold import FINISHED, TableState, fold
-from .context import Context, check_seat
+from .context import Context
+from .seats import check_holder
 from .watch import off_loop
-from .seats import check_current
 
 
 async def analyse_hand(ctx: Context, request: svc.AnalyseHandRequest) -> svc.AnalyseHandResponse:
     claim = ctx.claim(request.token)
     latest = await ctx.cache.load(claim.table_id)
-    check_seat(claim, latest)
-    check_current(claim, latest)
+    check_holder(claim, latest)
     if latest.status != FINISHED:
         raise e.precondition(e.TABLE_NOT_FINISHED, "a hand is analysed once the match is over")
     if not 0 <= request.deal_number <= latest.deal_number:
