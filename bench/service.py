@@ -118,6 +118,7 @@ def tarok_server(store: str, sync: str) -> list[str]:
     return [
         sys.executable, "-m", "tarok_client.cli", "serve", "--store", store,
         "--sqlite-sync", sync, "--host", "127.0.0.1", "--port", "0", "--log-format", "json",
+        "--workers", "1",  # one process: its CPU is what the figures count
     ]  # fmt: skip
 
 

@@ -1,0 +1,206 @@
+"""`tarok serve --workers 2`: two processes on the same gRPC and HTTP ports and one store.
+
+Each worker answers on both ports (the access log's `worker` field says which one did);
+SIGTERM to the parent stops every worker; a worker killed with SIGKILL during play loses no
+acknowledged move: the client retries the call in flight with the same request id and gets
+the first answer, and the parent starts the worker again.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import queue
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
+from tarok_proto.tarok.v1 import views_pb2
+
+from .harness import FINISHED, PLAYING, choose, seat_all
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+WAIT = 60.0  # seconds any one expected event may take on a loaded machine
+
+
+@dataclass
+class Served:
+    """The parent process, its ports, and the log lines its workers write."""
+
+    proc: subprocess.Popen[str]
+    port: int
+    http_port: int
+    lines: queue.Queue[dict[str, object]]
+
+    def workers(self) -> list[int]:
+        """The pids of the parent's live workers (children started by multiprocessing's
+        spawn; its resource tracker is a child too)."""
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                    command = (entry / "cmdline").read_bytes()
+                except OSError:
+                    continue
+                parent = int(stat.rsplit(")", 1)[1].split()[1])
+                if parent == self.proc.pid and b"spawn_main" in command:
+                    found.append(int(entry.name))
+        return found
+
+    def wait_line(self, wanted: dict[str, object]) -> dict[str, object]:
+        """The next log line holding every key and value of `wanted`."""
+        while True:
+            line = self.lines.get(timeout=WAIT)
+            if all(line.get(k) == v for k, v in wanted.items()):
+                return line
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    env = dict(os.environ, TAROK_SECRET="workers-secret")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")])
+    command = [
+        sys.executable, "-m", "tarok_client.cli", "serve", "--workers", "2",
+        "--store", f"sqlite:///{tmp_path / 'tarok.db'}", "--host", "127.0.0.1", "--port", "0",
+        "--http-host", "127.0.0.1", "--http-port", "0", "--log-format", "json",
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    lines: queue.Queue[dict[str, object]] = queue.Queue()
+    errors = proc.stderr
+
+    def read() -> None:
+        for text in errors:
+            if text.startswith("{"):
+                lines.put(json.loads(text))
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        found = re.search(r"listening on \S+:(\d+) .*2 workers", proc.stdout.readline())
+        assert found is not None, "the server did not start"
+        http_found = re.search(r"HTTP .* on \S+:(\d+)", proc.stdout.readline())
+        assert http_found is not None
+        yield Served(proc, int(found.group(1)), int(http_found.group(1)), lines)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(WAIT)
+
+
+def _served_by(served: Served, method: str, call: object) -> set[int]:
+    """Call on fresh connections until both workers have answered `method`."""
+    seen: set[int] = set()
+    for _ in range(200):
+        assert callable(call)
+        call()
+        line = served.wait_line({"event": "rpc", "method": method})
+        seen.add(int(str(line["worker"])))
+        if seen == {0, 1}:
+            break
+    return seen
+
+
+def test_two_workers_serve_both_ports_and_stop_on_sigterm(served: Served) -> None:
+    assert len(served.workers()) == 2
+
+    def grpc_ping() -> None:
+        with grpc.insecure_channel(f"127.0.0.1:{served.port}") as channel:
+            svc_grpc.TarokServiceStub(channel).Ping(svc.PingRequest(payload=b"x"), timeout=WAIT)
+
+    def http_list() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", served.http_port, timeout=WAIT)
+        try:
+            conn.request("POST", "/tarok.v1.TarokService/ListVariants", b"{}",
+                         {"Content-Type": "application/json"})  # fmt: skip
+            assert conn.getresponse().status == 200
+        finally:
+            conn.close()
+
+    assert _served_by(served, "/tarok.v1.TarokService/Ping", grpc_ping) == {0, 1}
+    assert _served_by(served, "/tarok.v1.TarokService/ListVariants", http_list) == {0, 1}
+    pids = served.workers()
+    served.proc.send_signal(signal.SIGTERM)
+    assert served.proc.wait(WAIT) == 0
+    stopped = {int(str(served.wait_line({"event": "stopped"})["worker"])) for _ in range(2)}
+    assert stopped == {0, 1}
+    assert not [pid for pid in pids if Path(f"/proc/{pid}").exists()]
+
+
+def _submit(target: str, request: svc.SubmitMoveRequest) -> svc.SubmitMoveResponse:
+    """SubmitMove on a fresh connection, retried with the same request while it is
+    UNAVAILABLE (the worker that had the connection was killed)."""
+    for _ in range(20):
+        with grpc.insecure_channel(target) as channel:
+            try:
+                return svc_grpc.TarokServiceStub(channel).SubmitMove(
+                    request, timeout=WAIT, wait_for_ready=True
+                )
+            except grpc.RpcError as error:
+                if error.code() != grpc.StatusCode.UNAVAILABLE:
+                    raise
+    raise AssertionError("SubmitMove stayed UNAVAILABLE")
+
+
+def _view(stub: svc_grpc.TarokServiceStub, token: str) -> views_pb2.TableView:
+    """The table's view, asked again while the connection's worker is being replaced."""
+    for _ in range(20):
+        try:
+            request = svc.GetTableViewRequest(token=token)
+            return stub.GetTableView(request, timeout=WAIT, wait_for_ready=True).view
+        except grpc.RpcError as error:
+            if error.code() != grpc.StatusCode.UNAVAILABLE:
+                raise
+    raise AssertionError("GetTableView stayed UNAVAILABLE")
+
+
+def test_a_killed_worker_loses_no_acknowledged_move(served: Served) -> None:
+    target = f"127.0.0.1:{served.port}"
+    channel = grpc.insecure_channel(target)
+    stub = svc_grpc.TarokServiceStub(channel)
+    table = stub.CreateTable(svc.CreateTableRequest(variant="slovenian", players=4, hands=1))
+    tokens = seat_all(stub, table.table_id, 4)
+    rng = random.Random(3)
+    acknowledged: list[tuple[svc.SubmitMoveRequest, svc.SubmitMoveResponse]] = []
+    killed = 0
+    while True:
+        public = _view(stub, tokens[0])
+        if public.status != PLAYING:
+            break
+        seat = public.hand.turn
+        mine = _view(stub, tokens[seat])
+        request = svc.SubmitMoveRequest(
+            token=tokens[seat], move_id=choose(mine, rng), request_id=uuid.uuid4().hex
+        )
+        answer = _submit(target, request)
+        acknowledged.append((request, answer))
+        if len(acknowledged) in (5, 15):  # kill -9 a worker: mid-auction, and mid-play
+            victim = served.workers()[0]
+            os.kill(victim, signal.SIGKILL)
+            killed += 1
+            served.wait_line({"event": "worker exited, starting it again"})
+            # The acknowledged move, sent again with its request id, is answered as before.
+            again = _submit(target, request)
+            assert again.version == answer.version and again.move.id == answer.move.id
+    channel.close()
+    assert killed == 2 and public.status == FINISHED
+    # Each acknowledged move holds its own version (a lost one would see its version
+    # taken again by a later move), and the table played on past every one of them.
+    versions = [answer.version for _, answer in acknowledged]
+    assert versions == sorted(set(versions)) and public.version >= versions[-1]
+    assert len(served.workers()) == 2
