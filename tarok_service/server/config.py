@@ -57,7 +57,10 @@ class ServerConfig:
     # Listen with SO_REUSEPORT (gRPC and HTTP ports): set for the workers of `--workers N`,
     # which share their ports and let the kernel spread connections over them.
     reuse_port: bool = False
-    worker: int | None = None  # this process's index among `--workers N` (logs, metrics port)
+    worker: int | None = None  # this process's index among `--workers N` (on every log line)
+    # A worker of `--workers N` with metrics on: /metrics on a free port of `metrics_host`,
+    # which the parent gathers into its one endpoint (`ops/gathered.py`).
+    metrics_any_port: bool = False
 
 
 def resolve_secret(

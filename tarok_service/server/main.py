@@ -36,7 +36,8 @@ from .usecases.autoplay import Driver
 __all__ = ["announce", "configure_logging", "create_server", "serve", "shutdown"]
 log = structlog.get_logger("tarok.server")
 
-Ready = Callable[[int, int | None], None]  # serve's readiness hook: (gRPC port, HTTP port)
+# serve's readiness hook: (gRPC port, HTTP port, metrics port)
+Ready = Callable[[int, int | None, int | None], None]
 SERVICE_NAME = svc.DESCRIPTOR.services_by_name["TarokService"].full_name
 _OWNED_STORES: weakref.WeakKeyDictionary[grpc.aio.Server, EventStore] = weakref.WeakKeyDictionary()
 
@@ -102,8 +103,9 @@ async def create_server(
     )
     port = server.add_insecure_port(f"{config.host}:{config.port}")
     metrics_http = None
-    if config.metrics_port:
-        metrics_http = MetricsHttp(app.ctx.metrics, config.metrics_port, config.metrics_host)
+    if config.metrics_port or config.metrics_any_port:
+        metrics_port = 0 if config.metrics_any_port else config.metrics_port
+        metrics_http = MetricsHttp(app.ctx.metrics, metrics_port, config.metrics_host)
     http = None
     if config.http_port is not None:
         handlers = record(
@@ -160,7 +162,8 @@ async def shutdown(server: grpc.aio.Server, grace: float | None = None) -> None:
 
 async def serve(config: ServerConfig, on_ready: Ready | None = None) -> None:
     """Run until SIGINT/SIGTERM; prints `listening on HOST:PORT` once ready (or, given
-    `on_ready`, calls it with the gRPC and HTTP ports instead: a worker of `workers.py`).
+    `on_ready`, calls it with the gRPC, HTTP and metrics ports instead: a worker of
+    `workers.py`).
 
     On the signal: health reports NOT_SERVING at once, the server keeps serving for
     `drain_seconds` (load balancers notice), then watch streams end cleanly, calls in
@@ -175,7 +178,8 @@ async def serve(config: ServerConfig, on_ready: Ready | None = None) -> None:
     if state.metrics_http is not None:
         log.info("metrics endpoint", port=state.metrics_http.port)
     if on_ready is not None:
-        on_ready(port, None if state.http is None else state.http.port)
+        metrics_port = None if state.metrics_http is None else state.metrics_http.port
+        on_ready(port, None if state.http is None else state.http.port, metrics_port)
     else:
         announce(config, port, None if state.http is None else state.http.port)
     await stop.wait()

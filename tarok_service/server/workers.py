@@ -16,9 +16,12 @@ process only supervises:
   single server does (`--drain-seconds`, `--grace-seconds`); the parent exits after them.
 
 A worker stops by itself when the parent is gone (its end of the pipe to the parent closes).
-Each worker logs with `worker=<index>` on every line; with `--metrics-port P` worker i
-serves its own /metrics on port P + i (one scrape target per process: every series stays
-exact, gauges included, with no shared directory of metric files to clean up).
+Each worker logs with `worker=<index>` on every line. With `--metrics-port P` each worker
+serves its own registry on a free loopback port and the parent serves P, answering every
+scrape with all the workers' series, each labelled `worker` (`ops/gathered.py`): one scrape
+target as before, every series exact (gauges and the custom collectors included, which
+prometheus_client's multiprocess mode would not carry), and no directory of metric files
+shared by the processes to clean up after a crash.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import structlog
 
 from .config import ServerConfig
 from .main import announce, configure_logging, serve
+from .ops.gathered import serve_gathered
 
 log = structlog.get_logger("tarok.workers")
 _spawn = multiprocessing.get_context("spawn")
@@ -78,6 +82,7 @@ class Worker:
     index: int
     process: BaseProcess
     conn: Connection
+    metrics_port: int | None = None  # its /metrics on loopback, once it is ready
 
 
 def run_workers(config: ServerConfig, workers: int) -> int:
@@ -94,6 +99,14 @@ def run_workers(config: ServerConfig, workers: int) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda signum, _: stopping.append(signum))
     pool: list[Worker] = []
+    close_metrics = None
+    if config.metrics_port:
+
+        def ports() -> dict[int, int]:
+            return {w.index: w.metrics_port for w in pool if w.metrics_port}
+
+        close_metrics = serve_gathered(ports, config.metrics_port, config.metrics_host)
+        config = replace(config, metrics_port=0, metrics_any_port=True, metrics_host="127.0.0.1")
     try:
         for index in range(workers):
             pool.append(_start(config, index))
@@ -120,6 +133,8 @@ def run_workers(config: ServerConfig, workers: int) -> int:
         return 0
     finally:
         _stop(pool, config.drain_seconds + config.grace_seconds + 10.0)
+        if close_metrics is not None:
+            close_metrics()
         signal.set_wakeup_fd(previous)
         for fd in (wake_r, wake_w):
             os.close(fd)
@@ -128,11 +143,10 @@ def run_workers(config: ServerConfig, workers: int) -> int:
 
 
 def _start(config: ServerConfig, index: int) -> Worker:
-    metrics_port = config.metrics_port + index if config.metrics_port else 0
     ours, theirs = _spawn.Pipe()
     process = _spawn.Process(
         target=_work,
-        args=(replace(config, worker=index, metrics_port=metrics_port), theirs),
+        args=(replace(config, worker=index), theirs),
         name=f"tarok-worker-{index}",
     )
     process.start()
@@ -143,7 +157,7 @@ def _start(config: ServerConfig, index: int) -> Worker:
 def _ready(worker: Worker) -> bool:
     """Wait until the worker says it serves; False if it ended first."""
     try:
-        worker.conn.recv()
+        _, _, worker.metrics_port = worker.conn.recv()
     except EOFError:
         worker.process.join()
         return False
@@ -168,8 +182,8 @@ def _work(config: ServerConfig, parent: Connection) -> None:
     """A worker's main: the single-process server, telling the parent when it serves."""
     configure_logging(config.log_format, worker=config.worker)
 
-    def ready(port: int, http_port: int | None) -> None:
-        parent.send((port, http_port))
+    def ready(port: int, http_port: int | None, metrics_port: int | None) -> None:
+        parent.send((port, http_port, metrics_port))
         loop = asyncio.get_running_loop()
         loop.add_reader(parent.fileno(), _parent_gone, loop, parent)
 

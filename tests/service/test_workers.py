@@ -15,9 +15,11 @@ import queue
 import random
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import urllib.request
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import views_pb2
@@ -43,6 +46,7 @@ class Served:
     proc: subprocess.Popen[str]
     port: int
     http_port: int
+    metrics_port: int
     lines: queue.Queue[dict[str, object]]
 
     def workers(self) -> list[int]:
@@ -69,14 +73,22 @@ class Served:
                 return line
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
+    metrics_port = _free_port()
     env = dict(os.environ, TAROK_SECRET="workers-secret")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")])
     command = [
         sys.executable, "-m", "tarok_client.cli", "serve", "--workers", "2",
         "--store", f"sqlite:///{tmp_path / 'tarok.db'}", "--host", "127.0.0.1", "--port", "0",
         "--http-host", "127.0.0.1", "--http-port", "0", "--log-format", "json",
+        "--metrics-host", "127.0.0.1", "--metrics-port", str(metrics_port),
     ]  # fmt: skip
     proc = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True
@@ -96,7 +108,7 @@ def served(tmp_path: Path) -> Iterator[Served]:
         assert found is not None, "the server did not start"
         http_found = re.search(r"HTTP .* on \S+:(\d+)", proc.stdout.readline())
         assert http_found is not None
-        yield Served(proc, int(found.group(1)), int(http_found.group(1)), lines)
+        yield Served(proc, int(found.group(1)), int(http_found.group(1)), metrics_port, lines)
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
@@ -114,6 +126,19 @@ def _served_by(served: Served, method: str, call: object) -> set[int]:
         if seen == {0, 1}:
             break
     return seen
+
+
+def _scrape(port: int, name: str, **labels: str) -> dict[str, float]:
+    """The samples called `name` with `labels` on the metrics port, by worker."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=WAIT) as reply:
+        text = reply.read().decode()
+    out: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and labels.items() <= sample.labels.items():
+                worker = sample.labels["worker"]
+                out[worker] = out.get(worker, 0.0) + sample.value
+    return out
 
 
 def test_two_workers_serve_both_ports_and_stop_on_sigterm(served: Served) -> None:
@@ -134,6 +159,18 @@ def test_two_workers_serve_both_ports_and_stop_on_sigterm(served: Served) -> Non
 
     assert _served_by(served, "/tarok.v1.TarokService/Ping", grpc_ping) == {0, 1}
     assert _served_by(served, "/tarok.v1.TarokService/ListVariants", http_list) == {0, 1}
+    # One /metrics for both: each worker's series, labelled with its index, add up to the
+    # calls made (each access line above is one call answered).
+    pings = _scrape(served.metrics_port, "tarok_rpc_requests_total",
+                    method="/tarok.v1.TarokService/Ping")  # fmt: skip
+    assert set(pings) == {"0", "1"} and all(n >= 1 for n in pings.values())
+    with grpc.insecure_channel(f"127.0.0.1:{served.port}") as channel:
+        stub = svc_grpc.TarokServiceStub(channel)
+        for _ in range(5):
+            stub.Ping(svc.PingRequest(payload=b"x"), timeout=WAIT)
+    after = _scrape(served.metrics_port, "tarok_rpc_requests_total",
+                    method="/tarok.v1.TarokService/Ping")  # fmt: skip
+    assert sum(after.values()) == sum(pings.values()) + 5
     pids = served.workers()
     served.proc.send_signal(signal.SIGTERM)
     assert served.proc.wait(WAIT) == 0
