@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import multiprocessing
 import os
 import signal
@@ -35,6 +36,7 @@ import socket
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 
 import structlog
 
@@ -44,15 +46,24 @@ from .ops.gathered import serve_gathered
 
 log = structlog.get_logger("tarok.workers")
 _spawn = multiprocessing.get_context("spawn")
+CPU_MAX = Path("/sys/fs/cgroup/cpu.max")  # cgroup v2: "<quota> <period>" or "max <period>"
 
 
-def default_workers(store_url: str) -> int:
-    """`--workers` when not given: one per core this process may run on for PostgreSQL;
-    one for SQLite (docs/scaling.md, "Workers on SQLite": one file takes one writer at a
-    time, so more processes add fsyncs and lock waits, not commits)."""
-    if store_url.startswith(("postgresql:", "postgres:")):
-        return len(os.sched_getaffinity(0))
-    return 1
+def default_workers(store_url: str, cpu_max: Path = CPU_MAX) -> int:
+    """`--workers` when not given: on PostgreSQL one per core this process may use (the
+    cores it may run on, fewer under a cgroup CPU quota, as in a container with a CPU
+    limit); on SQLite one (docs/scaling.md, "Workers on SQLite": one file takes one writer
+    at a time, so more processes add syncs and lock waits, not commits)."""
+    if not store_url.startswith(("postgresql:", "postgres:")):
+        return 1
+    cores = len(os.sched_getaffinity(0))
+    try:
+        quota, period = cpu_max.read_text().split()[:2]
+    except (OSError, ValueError):
+        return cores
+    if quota == "max":
+        return cores
+    return max(1, min(cores, math.ceil(int(quota) / int(period))))
 
 
 def check_workers(store_url: str, workers: int) -> None:

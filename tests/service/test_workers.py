@@ -32,6 +32,8 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import views_pb2
 
+from tarok_service.server.workers import check_workers, default_workers
+
 from .harness import FINISHED, PLAYING, choose, seat_all
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -241,3 +243,25 @@ def test_a_killed_worker_loses_no_acknowledged_move(served: Served) -> None:
     versions = [answer.version for _, answer in acknowledged]
     assert versions == sorted(set(versions)) and public.version >= versions[-1]
     assert len(served.workers()) == 2
+
+
+def test_default_workers_one_per_core_on_postgresql_one_on_sqlite(tmp_path: Path) -> None:
+    cores = len(os.sched_getaffinity(0))
+    none = tmp_path / "absent"
+    assert default_workers("sqlite:///tarok.db", none) == 1
+    assert default_workers("postgresql://db/tarok", none) == cores
+    limit = tmp_path / "cpu.max"
+    limit.write_text("max 100000\n")
+    assert default_workers("postgresql://db/tarok", limit) == cores
+    limit.write_text("50000 100000\n")  # half a core: still one worker
+    assert default_workers("postgresql://db/tarok", limit) == 1
+    limit.write_text(f"{100000 * (cores + 4)} 100000\n")  # a quota above the cores
+    assert default_workers("postgresql://db/tarok", limit) == cores
+
+
+def test_in_memory_sqlite_cannot_have_workers() -> None:
+    with pytest.raises(SystemExit, match="in-memory"):
+        check_workers("sqlite:///:memory:", 2)
+    with pytest.raises(SystemExit, match="at least 1"):
+        check_workers("sqlite:///tarok.db", 0)
+    check_workers("sqlite:///:memory:", 1)
