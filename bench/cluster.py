@@ -6,7 +6,9 @@
 Starts `--replicas` `tarok serve` processes (`--workers 1` each) on one PostgreSQL store and
 plays tables through them, each table's moves `--interval` seconds apart (the pace of play
 of docs/scaling.md's model), its calls sent to the replicas in turn as a load balancer
-would. The moves are computed in advance from preset deals (bench/service.py's `script`);
+would. With `--store URL` instead of `--postgres`, and `--workers-each N`, any store and N
+workers per replica (one SQLite file: `--replicas 1 --workers-each 2`). The moves are
+computed in advance from preset deals (bench/service.py's `script`);
 a table that finishes is replaced by a new one (set-up not timed). The load ramps: each step
 plays `--start` x `--factor`^k tables for `--step-seconds`, until a step's SubmitMove p99
 passes `--p99-ms` (100) or it falls short of the offered rate by 10% (saturated).
@@ -88,10 +90,11 @@ async def step(
                for _ in range(tables)]  # fmt: skip
     await asyncio.sleep(args.interval)  # let every table make its first move
     load.lat.clear()
-    cpu, started = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+    tree = [c for p in pids for c in family(p)]
+    cpu, started = sum(cpu_seconds(p) for p in tree), time.perf_counter()
     await asyncio.sleep(args.step_seconds)
     wall, lat = time.perf_counter() - started, list(load.lat)
-    used = sum(cpu_seconds(p) for p in pids) - cpu
+    used = sum(cpu_seconds(p) for p in tree) - cpu
     load.stop.set()
     await asyncio.gather(*players, return_exceptions=True)
     moves = len(lat)
@@ -105,6 +108,20 @@ async def step(
         "cpu_us": 1e6 * used / moves if moves else 0.0,
         "server_cores": used / wall,
     }
+
+
+def family(pid: int) -> list[int]:
+    """`pid` and its children (the workers of `--workers N`)."""
+    out = [pid]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
 
 
 async def ramp(targets: list[str], pids: list[int], args: argparse.Namespace) -> list[Any]:
@@ -136,6 +153,8 @@ def main() -> int:
         default=os.environ.get("TAROK_BENCH_POSTGRES_DSN"),
         help="PostgreSQL DSN (default: $TAROK_BENCH_POSTGRES_DSN)",
     )
+    parser.add_argument("--store", default=None, help="any store URL instead of --postgres")
+    parser.add_argument("--workers-each", type=int, default=1, help="--workers of each replica")
     parser.add_argument("--replicas", type=int, default=5)
     parser.add_argument(
         "--interval", type=float, default=2.0, help="seconds between a table's moves"
@@ -152,9 +171,11 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--json", default=None, help="write the result here")
     args = parser.parse_args()
-    if not args.postgres:
-        parser.error("give --postgres (or $TAROK_BENCH_POSTGRES_DSN)")
-    procs = [start_server(args.postgres, "--workers", "1") for _ in range(args.replicas)]
+    store = args.store or args.postgres
+    if not store:
+        parser.error("give --postgres (or $TAROK_BENCH_POSTGRES_DSN) or --store")
+    workers = ("--workers", str(args.workers_each))
+    procs = [start_server(store, *workers) for _ in range(args.replicas)]
     try:
         steps = asyncio.run(ramp([t for _, t in procs], [p.pid for p, _ in procs], args))
     finally:
