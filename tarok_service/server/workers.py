@@ -11,7 +11,8 @@ process only supervises:
   forked from the parent) and prints `listening on` once every worker is ready;
 - a worker that dies (a crash, kill -9) is started again; calls it had in flight fail on the
   client's side, and a retry with the same request id gets the first answer (the store keeps
-  it), from whichever worker the retry reaches;
+  it), from whichever worker the retry reaches; a worker that ends five times in a row
+  before it serves stops the server (exit status 1) rather than restart for ever;
 - SIGTERM or SIGINT to the parent is passed to every worker, which drains and stops as a
   single server does (`--drain-seconds`, `--grace-seconds`); the parent exits after them.
 
@@ -46,6 +47,7 @@ from .ops.gathered import serve_gathered
 
 log = structlog.get_logger("tarok.workers")
 _spawn = multiprocessing.get_context("spawn")
+MAX_FAILED_STARTS = 5  # a worker that ends this many times in a row before serving: give up
 CPU_MAX = Path("/sys/fs/cgroup/cpu.max")  # cgroup v2: "<quota> <period>" or "max <period>"
 
 
@@ -94,6 +96,7 @@ class Worker:
     process: BaseProcess
     conn: Connection
     metrics_port: int | None = None  # its /metrics on loopback, once it is ready
+    ready: bool = False  # it has said it serves
 
 
 def run_workers(config: ServerConfig, workers: int) -> int:
@@ -126,20 +129,30 @@ def run_workers(config: ServerConfig, workers: int) -> int:
                 log.error("worker failed to start", worker=worker.index)
                 return 1
         announce(config, config.port, config.http_port, f", {workers} workers")
+        failed = [0] * workers  # starts in a row that ended before the worker served
         while not stopping:
-            ended = wait([*(w.process.sentinel for w in pool), wake_r])
+            starting = [w.conn for w in pool if not w.ready]
+            ended = wait([*(w.process.sentinel for w in pool), *starting, wake_r])
             if wake_r in ended:
                 with contextlib.suppress(BlockingIOError):
                     os.read(wake_r, 512)
             for i, worker in enumerate(pool):
-                if worker.process.sentinel in ended and not stopping:
-                    code = worker.process.exitcode
-                    log.warning("worker exited, starting it again", worker=worker.index, code=code)
-                    worker.conn.close()
-                    pool[i] = _start(config, worker.index)
-                    if not _ready(pool[i]):
-                        log.error("worker failed to start", worker=worker.index)
+                if stopping:
+                    break
+                if worker.process.sentinel in ended:
+                    failed[i] = 0 if worker.ready else failed[i] + 1
+                    if failed[i] >= MAX_FAILED_STARTS:
+                        log.error("worker keeps failing to start", worker=i, starts=failed[i])
                         return 1
+                    code = worker.process.exitcode
+                    log.warning("worker exited, starting it again", worker=i, code=code)
+                    worker.conn.close()
+                    pool[i] = _start(config, i)  # its readiness is read in this loop
+                elif worker.conn in ended:
+                    if _ready(worker):
+                        log.info("worker ready", worker=i)
+                    else:
+                        worker.process.join(5)  # ending: its sentinel is seen next round
         log.info("stopping workers", workers=len(pool))
         return 0
     finally:
@@ -170,8 +183,8 @@ def _ready(worker: Worker) -> bool:
     try:
         _, _, worker.metrics_port = worker.conn.recv()
     except EOFError:
-        worker.process.join()
         return False
+    worker.ready = True
     return True
 
 

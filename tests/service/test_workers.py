@@ -233,6 +233,7 @@ def test_a_killed_worker_loses_no_acknowledged_move(served: Served) -> None:
             os.kill(victim, signal.SIGKILL)
             killed += 1
             served.wait_line({"event": "worker exited, starting it again"})
+            served.wait_line({"event": "worker ready"})  # the next kill finds it serving
             # The acknowledged move, sent again with its request id, is answered as before.
             again = _submit(target, request)
             assert again.version == answer.version and again.move.id == answer.move.id
@@ -265,3 +266,16 @@ def test_in_memory_sqlite_cannot_have_workers() -> None:
     with pytest.raises(SystemExit, match="at least 1"):
         check_workers("sqlite:///tarok.db", 0)
     check_workers("sqlite:///:memory:", 1)
+
+
+def test_workers_that_cannot_start_stop_the_server(tmp_path: Path) -> None:
+    env = dict(os.environ, TAROK_SECRET="workers-secret")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")])
+    missing = tmp_path / "no-such-directory" / "tarok.db"
+    done = subprocess.run(
+        [sys.executable, "-m", "tarok_client.cli", "serve", "--workers", "2", "--store",
+         f"sqlite:///{missing}", "--host", "127.0.0.1", "--port", "0"],
+        capture_output=True, text=True, env=env, timeout=WAIT * 2, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1 and "listening" not in done.stdout
+    assert "worker failed to start" in done.stderr
