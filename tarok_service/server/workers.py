@@ -58,7 +58,8 @@ def default_workers(store_url: str, cpu_max: Path = CPU_MAX) -> int:
     at a time, so more processes add syncs and lock waits, not commits)."""
     if not store_url.startswith(("postgresql:", "postgres:")):
         return 1
-    cores = len(os.sched_getaffinity(0))
+    affinity = getattr(os, "sched_getaffinity", None)  # Linux; elsewhere every core
+    cores = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
     try:
         quota, period = cpu_max.read_text().split()[:2]
     except (OSError, ValueError):
