@@ -27,11 +27,13 @@ from pathlib import Path
 
 import grpc
 import pytest
+import structlog
 from prometheus_client.parser import text_string_to_metric_families
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import views_pb2
 
+from tarok_service.server.ops.accesslog import _to_pipe, _whole_lines
 from tarok_service.server.workers import check_workers, default_workers
 
 from .harness import FINISHED, PLAYING, choose, seat_all
@@ -39,6 +41,7 @@ from .harness import FINISHED, PLAYING, choose, seat_all
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 WAIT = 60.0  # seconds any one expected event may take on a loaded machine
+UNPARSED = "<not a JSON line>"
 
 
 @dataclass
@@ -71,6 +74,7 @@ class Served:
         """The next log line holding every key and value of `wanted`."""
         while True:
             line = self.lines.get(timeout=WAIT)
+            assert line.get("event") != UNPARSED, line
             if all(line.get(k) == v for k, v in wanted.items()):
                 return line
 
@@ -102,7 +106,10 @@ def served(tmp_path: Path) -> Iterator[Served]:
     def read() -> None:
         for text in errors:
             if text.startswith("{"):
-                lines.put(json.loads(text))
+                try:
+                    lines.put(json.loads(text))
+                except ValueError:  # two workers' lines mixed up: a bug, shown as such
+                    lines.put({"event": UNPARSED, "text": text})
 
     threading.Thread(target=read, daemon=True).start()
     try:
@@ -279,3 +286,20 @@ def test_workers_that_cannot_start_stop_the_server(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 1 and "listening" not in done.stdout
     assert "worker failed to start" in done.stderr
+
+
+def test_access_log_bursts_are_written_in_pieces_a_pipe_keeps_whole() -> None:
+    texts = [json.dumps({"event": "rpc", "n": i, "pad": "x" * (i % 300)}) for i in range(400)]
+    texts.append("y" * 5000)  # a line longer than the limit goes alone
+    chunks = _whole_lines(texts, 4096)
+    assert "\n".join(chunks) == "\n".join(texts)
+    assert all(len(c.encode()) <= 4096 or "\n" not in c for c in chunks)
+    assert len(chunks) < len(texts) / 10  # still bursts, not a write per line
+
+
+def test_only_pipes_and_sockets_get_pieces(tmp_path: Path) -> None:
+    read, write = os.pipe()
+    with os.fdopen(write, "w") as pipe, open(tmp_path / "log", "w") as file:
+        assert _to_pipe(structlog.PrintLogger(pipe))
+        assert not _to_pipe(structlog.PrintLogger(file))
+    os.close(read)
