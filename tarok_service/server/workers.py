@@ -44,6 +44,7 @@ import structlog
 from .config import ServerConfig
 from .main import announce, configure_logging, serve
 from .ops.gathered import serve_gathered
+from .ops.logconf import whole_line_stderr
 
 log = structlog.get_logger("tarok.workers")
 _spawn = multiprocessing.get_context("spawn")
@@ -102,6 +103,7 @@ class Worker:
 
 def run_workers(config: ServerConfig, workers: int) -> int:
     """Serve with `workers` processes until SIGTERM/SIGINT; the exit status."""
+    configure_logging(config.log_format, stream=whole_line_stderr())  # shared with workers
     reserved = [reserve(config.host, config.port)]
     config = replace(config, port=reserved[0].getsockname()[1], reuse_port=True)
     if config.http_port is not None:
@@ -205,7 +207,7 @@ def _stop(pool: list[Worker], timeout: float) -> None:
 
 def _work(config: ServerConfig, parent: Connection) -> None:
     """A worker's main: the single-process server, telling the parent when it serves."""
-    configure_logging(config.log_format, worker=config.worker)
+    configure_logging(config.log_format, stream=whole_line_stderr(), worker=config.worker)
 
     def ready(port: int, http_port: int | None, metrics_port: int | None) -> None:
         parent.send((port, http_port, metrics_port))

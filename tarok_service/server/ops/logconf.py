@@ -8,6 +8,7 @@ free text (an exception message, say) before a line is rendered.
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
@@ -158,6 +159,21 @@ def access_renderer() -> AccessLineRenderer | None:
     if renderer is None or structlog.get_config()["processors"] is not renderer.processors:
         return None
     return renderer
+
+
+def whole_line_stderr() -> TextIO:
+    """Standard error written one whole line per write: a buffered wrapper of descriptor 2
+    that flushes at each newline (Python's own stderr writes a line and its newline
+    separately). Processes sharing it (the workers of `tarok serve --workers N`) then never
+    mix parts of their lines, for lines up to PIPE_BUF (4096) bytes."""
+    raw = io.FileIO(2, "w", closefd=False)
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    return io.TextIOWrapper(
+        io.BufferedWriter(raw, 1 << 16),
+        encoding=encoding,
+        errors="backslashreplace",
+        line_buffering=True,
+    )
 
 
 def configure_logging(
