@@ -18,6 +18,8 @@ def start_server(store: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
     env = dict(os.environ, TAROK_SECRET=SECRET)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")])
     command = [sys.executable, "-m", "tarok_client.cli", "serve", "--store", store, *extra]
+    if "--workers" not in extra:  # one process (the figures read its pid), unless asked
+        command += ["--workers", "1"]
     proc = subprocess.Popen(
         [*command, "--host", "127.0.0.1", "--port", "0"],
         stdout=subprocess.PIPE,

@@ -8,6 +8,10 @@ Starts, each in its own process on a free port: one `tarok serve` per store (SQL
 `--sqlite-sync full`, SQLite with `--sqlite-sync normal`, PostgreSQL if `--postgres` is given)
 and one bare echo server (bench/echo_server.py: Ping with no interceptor, log, metrics or
 store, answering as many bytes as a SubmitMoveResponse, sent as many as a SubmitMoveRequest).
+Beside each store, unless skipped, its durable echo (`echo_server.py --store`: one append
+through our own store class per call) and, for SQLite, the independent durable echo
+(`echo_server.py --plain-sqlite`: a plain sqlite3 writer thread, group commit, WAL, the same
+`synchronous`; nothing of ours below grpc.aio) - the floors SubmitMove is measured against.
 
 Each repetition runs, for every concurrency C and every store, a move round immediately
 followed by an echo round (interleaved, so both see the same machine load): C callers each
@@ -48,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "clients" / "python")]
 
 from serverproc import drain  # noqa: E402
-from tables import floor_table  # noqa: E402
+from tables import floor_table, plain_floor_table  # noqa: E402
 from tarok_proto.tarok.v1 import cards_pb2, moves_pb2, views_pb2  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc  # noqa: E402
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc  # noqa: E402
@@ -118,6 +122,7 @@ def tarok_server(store: str, sync: str) -> list[str]:
     return [
         sys.executable, "-m", "tarok_client.cli", "serve", "--store", store,
         "--sqlite-sync", sync, "--host", "127.0.0.1", "--port", "0", "--log-format", "json",
+        "--workers", "1",  # one process: its CPU is what the figures count
     ]  # fmt: skip
 
 
@@ -149,6 +154,7 @@ class Target:
     channel: grpc.aio.Channel | None = None
     rounds: dict[int, list[dict[str, float]]] = field(default_factory=dict)
     floor: Target | None = None  # the durable echo on the same kind of store
+    plain: Target | None = None  # the independent durable echo (plain sqlite3), SQLite only
 
     @property
     def stub(self) -> svc_grpc.TarokServiceAsyncStub:
@@ -238,7 +244,7 @@ async def run(
     stores: list[Target], bare: Target, args: argparse.Namespace, sizes: tuple[int, int]
 ) -> None:
     rng = random.Random(1)
-    floors = [t.floor for t in stores if t.floor is not None]
+    floors = [f for t in stores for f in (t.floor, t.plain) if f is not None]
     for target in [*stores, bare, *floors]:
         target.channel = grpc.aio.insecure_channel(target.address)
     try:
@@ -262,6 +268,10 @@ async def run(
                         floor = await echo_round(target.floor, concurrency, per_caller, sizes[0])
                         moved["floor_rps"], moved["floor_p50_ms"] = floor["rps"], floor["p50_ms"]
                         moved["floor_cpu_us"] = floor["cpu_us"]
+                    if target.plain is not None:
+                        plain = await echo_round(target.plain, concurrency, per_caller, sizes[0])
+                        moved["plain_rps"], moved["plain_p50_ms"] = plain["rps"], plain["p50_ms"]
+                        moved["plain_cpu_us"] = plain["cpu_us"]
             print(f"  repetition {rep + 1}/{args.repetitions} done (load {loadavg()})",
                   file=sys.stderr, flush=True)  # fmt: skip
     finally:
@@ -284,6 +294,10 @@ def medians(rounds: list[dict[str, float]]) -> dict[str, float]:
         out["floor_rps_ratio"] = statistics.median(r["rps"] / r["floor_rps"] for r in rounds)
         out["floor_p50_ratio"] = statistics.median(r["p50_ms"] / r["floor_p50_ms"] for r in rounds)
         out["floor_echo_ratio"] = statistics.median(r["floor_rps"] / r["echo_rps"] for r in rounds)
+    if "plain_rps" in rounds[0]:
+        out["plain_rps_ratio"] = statistics.median(r["rps"] / r["plain_rps"] for r in rounds)
+        out["plain_p50_ratio"] = statistics.median(r["p50_ms"] / r["plain_p50_ms"] for r in rounds)
+        out["plain_echo_ratio"] = statistics.median(r["plain_rps"] / r["echo_rps"] for r in rounds)
     out["repetitions"] = len(rounds)
     return out
 
@@ -309,6 +323,7 @@ def report(stores: list[Target], load: tuple[str, str], args: argparse.Namespace
                 f"| {r['loop_cpu_ratio']:.2f} |"
             )
     print("\n".join(floor_table(results)))
+    print("\n".join(plain_floor_table(results)))
     return {
         "benchmark": "service",
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -332,6 +347,11 @@ def main() -> int:
     parser.add_argument("--no-sqlite-normal", action="store_true", help="skip SQLite NORMAL")
     parser.add_argument(
         "--no-floors", action="store_true", help="skip the durable echo servers (--store)"
+    )
+    parser.add_argument(
+        "--no-plain-floors",
+        action="store_true",
+        help="skip the independent durable echo servers (--plain-sqlite, SQLite stores only)",
     )
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--repetitions", type=int, default=5)
@@ -367,6 +387,13 @@ def main() -> int:
                     proc, address = start([*echo_cmd, "--store", floor_url, "--sqlite-sync", sync])
                     procs.append(proc)
                     stores[-1].floor = Target(f"{name}-floor", proc, address)
+                if not args.no_plain_floors and url.startswith("sqlite:"):
+                    plain_path = url.removeprefix("sqlite:///").replace(".db", "-plain.db")
+                    proc, address = start(
+                        [*echo_cmd, "--plain-sqlite", plain_path, "--sqlite-sync", sync]
+                    )
+                    procs.append(proc)
+                    stores[-1].plain = Target(f"{name}-plain-floor", proc, address)
             if args.echo_registered:
                 echo_cmd.append("--registered")
             proc, address = start(echo_cmd)

@@ -61,6 +61,32 @@ def floor_table(results: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
     return out
 
 
+def plain_floor_table(results: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """SubmitMove against the independent durable echo, where the run measured it."""
+    floors = [(s, c, r) for s, by_c in results.items() for c, r in by_c.items()
+              if "plain_rps" in r]  # fmt: skip
+    if not floors:
+        return []
+    out = [
+        "",
+        "Against the independent durable echo (`bench/echo_server.py --plain-sqlite`: grpc.aio "
+        "and a plain sqlite3 writer thread, group commit, WAL; none of our store), in the same "
+        "rounds:",
+        "",
+        "| store | callers | moves/s | plain durable echo/s | plain / bare echo | moves / plain "
+        "echo | p50 ms (plain echo) | p50 ratio | server CPU per call, us (plain echo) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for store, c, r in floors:
+        out.append(
+            f"| {store} | {c} | {r['rps']:.0f} | {r['plain_rps']:.0f} "
+            f"| {r['plain_echo_ratio']:.2f} | {r['plain_rps_ratio']:.2f} "
+            f"| {r['p50_ms']:.2f} ({r['plain_p50_ms']:.2f}) | {r['plain_p50_ratio']:.2f} "
+            f"| {r['cpu_us']:.0f} ({r['plain_cpu_us']:.0f}) |"
+        )
+    return out
+
+
 def watch(d: dict[str, Any]) -> list[str]:
     out = [
         f"`bench/watch.py` ({d['date']}; moves {d['interval_s'] * 1000:.0f} ms apart; medians "

@@ -14,6 +14,7 @@ from typing import Any
 from .config import ServerConfig, resolve_secret
 from .main import configure_logging, serve
 from .transport.http import static_dir_default
+from .workers import check_workers, default_workers, run_workers
 
 ORGANISER_KEY_ENV = "TAROK_ORGANISER_KEY"
 BOT_SHARE_ENV = "TAROK_TOURNAMENT_BOT_SHARE"
@@ -65,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         max_bot_hands=args.max_bot_hands,
         min_time_per_move_seconds=args.min_time_per_move,
     )
+    workers = default_workers(args.store) if args.workers is None else args.workers
+    check_workers(args.store, workers)
+    if workers > 1:
+        return run_workers(config, workers)
     asyncio.run(serve(config))
     return 0
 
@@ -97,6 +102,13 @@ def _store_and_ports(serve_: argparse.ArgumentParser) -> None:
     )
     serve_.add_argument("--host", default="[::]")
     serve_.add_argument("--port", type=int, default=50051, help="0 picks a free port")
+    serve_.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="server processes sharing the gRPC and HTTP ports (SO_REUSEPORT) and the store "
+        "(default: one per core on PostgreSQL, 1 on SQLite; 1: a single process, no supervisor)",
+    )
 
 
 def _tokens(serve_: argparse.ArgumentParser) -> None:

@@ -58,6 +58,13 @@ class ServerConfig:
     cors_origins: tuple[str, ...] = ()  # origins browsers may call from ("*": any)
     static_dir: str | None = None  # files served on the HTTP port (the web frontend)
     open_table_ttl_seconds: float = 24 * 3600.0  # an open table idle this long expires; 0: never
+    # Listen with SO_REUSEPORT (gRPC and HTTP ports): set for the workers of `--workers N`,
+    # which share their ports and let the kernel spread connections over them.
+    reuse_port: bool = False
+    worker: int | None = None  # this process's index among `--workers N` (on every log line)
+    # A worker of `--workers N` with metrics on: /metrics on a free port of `metrics_host`,
+    # which the parent gathers into its one endpoint (`ops/gathered.py`).
+    metrics_any_port: bool = False
 
 
 def resolve_secret(

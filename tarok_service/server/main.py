@@ -6,6 +6,7 @@ import asyncio
 import signal
 import sys
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,9 +33,11 @@ from .transport.servicer import TarokServicer
 from .usecases.app import TarokApp
 from .usecases.autoplay import Driver
 
-__all__ = ["configure_logging", "create_server", "serve", "shutdown"]
+__all__ = ["announce", "configure_logging", "create_server", "serve", "shutdown"]
 log = structlog.get_logger("tarok.server")
 
+# serve's readiness hook: (gRPC port, HTTP port, metrics port)
+Ready = Callable[[int, int | None, int | None], None]
 SERVICE_NAME = svc.DESCRIPTOR.services_by_name["TarokService"].full_name
 _OWNED_STORES: weakref.WeakKeyDictionary[grpc.aio.Server, EventStore] = weakref.WeakKeyDictionary()
 
@@ -82,7 +85,7 @@ async def create_server(
         options=[
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", 64 << 20),
-            ("grpc.so_reuseport", 0),
+            ("grpc.so_reuseport", 1 if config.reuse_port else 0),
         ],
     )
     (hook,) = hooks
@@ -100,8 +103,9 @@ async def create_server(
     )
     port = server.add_insecure_port(f"{config.host}:{config.port}")
     metrics_http = None
-    if config.metrics_port:
-        metrics_http = MetricsHttp(app.ctx.metrics, config.metrics_port, config.metrics_host)
+    if config.metrics_port or config.metrics_any_port:
+        metrics_port = 0 if config.metrics_any_port else config.metrics_port
+        metrics_http = MetricsHttp(app.ctx.metrics, metrics_port, config.metrics_host)
     http = None
     if config.http_port is not None:
         handlers = record(
@@ -113,7 +117,13 @@ async def create_server(
         http_app = build_app(
             handlers, hooks, config.cors_origins, config.static_dir, config.max_message_bytes
         )
-        http = HttpServer(http_app, config.http_host, config.http_port, config.grace_seconds)
+        http = HttpServer(
+            http_app,
+            config.http_host,
+            config.http_port,
+            config.grace_seconds,
+            reuse_port=config.reuse_port,
+        )
     await server.start()
     if http is not None:
         http.start()
@@ -150,8 +160,10 @@ async def shutdown(server: grpc.aio.Server, grace: float | None = None) -> None:
     await asyncio.to_thread(flush_access_log)
 
 
-async def serve(config: ServerConfig) -> None:
-    """Run until SIGINT/SIGTERM; prints `listening on HOST:PORT` once ready.
+async def serve(config: ServerConfig, on_ready: Ready | None = None) -> None:
+    """Run until SIGINT/SIGTERM; prints `listening on HOST:PORT` once ready (or, given
+    `on_ready`, calls it with the gRPC, HTTP and metrics ports instead: a worker of
+    `workers.py`).
 
     On the signal: health reports NOT_SERVING at once, the server keeps serving for
     `drain_seconds` (load balancers notice), then watch streams end cleanly, calls in
@@ -162,13 +174,14 @@ async def serve(config: ServerConfig) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     server, port = await create_server(config)
-    host = "localhost" if config.host in ("[::]", "0.0.0.0", "") else config.host
-    print(f"tarok: listening on {host}:{port} (store {_safe(config.store_url)})", flush=True)
     state = running(server)
     if state.metrics_http is not None:
         log.info("metrics endpoint", port=state.metrics_http.port)
-    if state.http is not None:
-        print(f"tarok: HTTP (Connect, gRPC-Web, gRPC) on {host}:{state.http.port}", flush=True)
+    if on_ready is not None:
+        metrics_port = None if state.metrics_http is None else state.metrics_http.port
+        on_ready(port, None if state.http is None else state.http.port, metrics_port)
+    else:
+        announce(config, port, None if state.http is None else state.http.port)
     await stop.wait()
     log.info("shutting down: health NOT_SERVING", drain_seconds=config.drain_seconds)
     await state.health.enter_graceful_shutdown()
@@ -176,6 +189,14 @@ async def serve(config: ServerConfig) -> None:
         await asyncio.sleep(config.drain_seconds)
     await shutdown(server, grace=config.grace_seconds)
     log.info("stopped")
+
+
+def announce(config: ServerConfig, port: int, http_port: int | None, note: str = "") -> None:
+    """Print the lines that say the server is ready (scripts wait for `listening on`)."""
+    host = "localhost" if config.host in ("[::]", "0.0.0.0", "") else config.host
+    print(f"tarok: listening on {host}:{port} (store {_safe(config.store_url)}{note})", flush=True)
+    if http_port is not None:
+        print(f"tarok: HTTP (Connect, gRPC-Web, gRPC) on {host}:{http_port}", flush=True)
 
 
 def _safe(url: str) -> str:

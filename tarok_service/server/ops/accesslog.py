@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import os
 import queue
+import select
+import stat
 import threading
 import time
 from typing import Any
@@ -26,6 +29,7 @@ from .logconf import access_renderer
 
 MAX_QUEUED = 50_000
 PAUSE = 0.01  # seconds between bursts of writing
+ATOMIC_WRITE = select.PIPE_BUF  # bytes one write to a pipe keeps whole (POSIX: >= 512)
 Line = tuple[bool, dict[str, Any]]  # (is an error, the line's fields)
 
 log = structlog.get_logger("tarok.server")
@@ -118,9 +122,39 @@ def _write(lines: list[Line]) -> None:
                 text = chain.error("rpc", **fields) if error else chain.info("rpc", **fields)
             if text is not None:  # None: filtered out by level, or dropped by a processor
                 texts.append(str(text))
-    if texts:
+    for chunk in _whole_lines(texts) if _to_pipe(sink) else ["\n".join(texts)] if texts else []:
         with contextlib.suppress(Exception):
-            sink.msg("\n".join(texts))
+            sink.msg(chunk)
+
+
+def _to_pipe(sink: structlog.PrintLogger | structlog.WriteLogger) -> bool:
+    """Whether the sink writes to a pipe or a socket (a log collector's), where writes from
+    several processes stay whole only up to PIPE_BUF bytes."""
+    try:
+        mode = os.fstat(sink._file.fileno()).st_mode
+    except (AttributeError, OSError, ValueError):
+        return False  # not a file descriptor (a StringIO, say): one write per burst
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def _whole_lines(texts: list[str], limit: int = ATOMIC_WRITE) -> list[str]:
+    """`texts` joined into as few writes as fit in `limit` bytes each (a longer line alone):
+    the workers of `tarok serve --workers N` share one stderr, and a write to a pipe is
+    whole only up to PIPE_BUF bytes - a longer one could interleave with another worker's
+    (on a terminal or a file, a burst stays one write)."""
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for text in texts:
+        length = len(text.encode()) + 1  # the newline
+        if current and size + length > limit:
+            chunks.append("\n".join(current))
+            current, size = [], 0
+        current.append(text)
+        size += length
+    if current:
+        chunks.append("\n".join(current))
+    return chunks
 
 
 def _emit(error: bool, fields: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ free text (an exception message, say) before a line is rendered.
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import re
@@ -25,7 +26,7 @@ CARD_MASK = "<card>"
 # Fields whose values are known not to hold card codes (skipped by the scrubber).
 SAFE_KEYS = frozenset(
     {"timestamp", "level", "event", "method", "request_id", "table", "seat", "variant",
-     "code", "reason", "ms", "move_kind", "logger", "port", "store", "format"}
+     "code", "reason", "ms", "move_kind", "logger", "port", "store", "format", "worker"}
 )  # fmt: skip
 _TOKEN = re.compile(r"[A-Za-z0-9.]+")
 
@@ -110,8 +111,11 @@ class AccessLineRenderer:
     there the context processors add nothing (no context on that thread, and the fields
     are the call's own), and the fields never hold exc_info."""
 
-    def __init__(self, processors: list[Any], level: int) -> None:
+    def __init__(
+        self, processors: list[Any], level: int, fixed: dict[str, Any] | None = None
+    ) -> None:
         self.processors = processors  # the chain this renders like (see `access_renderer`)
+        self._fixed = fixed or {}  # the process's own fields (`AddFixed`), on every line
         self._info = level <= logging.INFO
         self._error = level <= logging.ERROR
         self._render = processors[-1]
@@ -121,11 +125,28 @@ class AccessLineRenderer:
         if not (self._error if error else self._info):
             return None
         name = "error" if error else "info"
+        for key, value in self._fixed.items():
+            fields.setdefault(key, value)
         fields["event"] = "rpc"
         fields["level"] = name
         add_timestamp(None, name, fields)
         scrub_cards(None, name, fields)
         return str(self._render(None, name, fields))
+
+
+class AddFixed:
+    """structlog processor: fields fixed for the whole process (the worker's index under
+    `tarok serve --workers N`), on every line."""
+
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self.fields = fields
+
+    def __call__(
+        self, _: Any, __: str, event: MutableMapping[str, Any]
+    ) -> MutableMapping[str, Any]:
+        for key, value in self.fields.items():
+            event.setdefault(key, value)
+        return event
 
 
 _access_renderer: AccessLineRenderer | None = None
@@ -140,10 +161,29 @@ def access_renderer() -> AccessLineRenderer | None:
     return renderer
 
 
+def whole_line_stderr() -> TextIO:
+    """Standard error written one whole line per write: a buffered wrapper of descriptor 2
+    that flushes at each newline (Python's own stderr writes a line and its newline
+    separately). Processes sharing it (the workers of `tarok serve --workers N`) then never
+    mix parts of their lines, for lines up to PIPE_BUF (4096) bytes."""
+    raw = io.FileIO(2, "w", closefd=False)
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    return io.TextIOWrapper(
+        io.BufferedWriter(raw, 1 << 16),
+        encoding=encoding,
+        errors="backslashreplace",
+        line_buffering=True,
+    )
+
+
 def configure_logging(
-    fmt: str = "console", level: int = logging.INFO, stream: TextIO | None = None
+    fmt: str = "console",
+    level: int = logging.INFO,
+    stream: TextIO | None = None,
+    worker: int | None = None,
 ) -> None:
-    """Configure structlog globally: `fmt` is "json" or "console"; lines go to `stream`."""
+    """Configure structlog globally: `fmt` is "json" or "console"; lines go to `stream`;
+    `worker`: this process's index under `tarok serve --workers N`, as "worker" on every line."""
     global _access_renderer
     if fmt not in FORMATS:
         raise ValueError(f"log format must be one of {FORMATS}, not {fmt!r}")
@@ -152,9 +192,11 @@ def configure_logging(
         if fmt == "json"
         else structlog.dev.ConsoleRenderer(colors=False)
     )
+    fixed = {} if worker is None else {"worker": worker}
     processors = [
         structlog.contextvars.merge_contextvars,
         add_request_context,
+        *([AddFixed(fixed)] if fixed else []),
         structlog.processors.add_log_level,
         add_timestamp,
         structlog.processors.format_exc_info,
@@ -167,4 +209,4 @@ def configure_logging(
         processors=processors,
         cache_logger_on_first_use=False,
     )
-    _access_renderer = AccessLineRenderer(processors, level) if fmt == "json" else None
+    _access_renderer = AccessLineRenderer(processors, level, fixed) if fmt == "json" else None

@@ -96,9 +96,11 @@ def build_app(
 class HttpServer:
     """Hypercorn serving one ASGI app on a socket bound at construction (`port` is known)."""
 
-    def __init__(self, app: App, host: str, port: int, grace: float = 5.0) -> None:
+    def __init__(
+        self, app: App, host: str, port: int, grace: float = 5.0, reuse_port: bool = False
+    ) -> None:
         self.app = app
-        sock = _listen(host, port)
+        sock = _listen(host, port, reuse_port)
         self.port = int(sock.getsockname()[1])
         self._config = HypercornConfig()
         self._config.bind = [f"fd://{sock.detach()}"]
@@ -122,13 +124,16 @@ class HttpServer:
                 await self._task
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def _listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
+    """A listening socket; `reuse_port`: SO_REUSEPORT, shared with the other workers."""
     name = host.strip("[]") or "::"
     if name == "::" and socket.has_dualstack_ipv6():
-        sock = socket.create_server(("::", port), family=socket.AF_INET6, dualstack_ipv6=True)
+        sock = socket.create_server(
+            ("::", port), family=socket.AF_INET6, dualstack_ipv6=True, reuse_port=reuse_port
+        )
     else:
         family = socket.AF_INET6 if ":" in name else socket.AF_INET
-        sock = socket.create_server((name, port), family=family)
+        sock = socket.create_server((name, port), family=family, reuse_port=reuse_port)
     sock.setblocking(False)
     return sock
 
