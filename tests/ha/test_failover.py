@@ -79,6 +79,7 @@ def _replica(i: int, pg: PatroniCluster, nats: NatsCluster, logs: Path) -> tuple
         "--host", "127.0.0.1", "--port", str(port),
         "--secret", SECRET.decode(), "--store-timeout", "2", "--heartbeat", "2",
         "--max-watchers-per-principal", "1000", "--log-format", "json",
+        "--workers", "1",  # one process per replica: the replicas are what this test kills
     ]  # fmt: skip
     return Proc(f"tarok-{i}", argv, logs / f"tarok-{i}.log"), port
 
