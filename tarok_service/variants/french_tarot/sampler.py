@@ -1,11 +1,12 @@
 """A `Sampler` for French Tarot: rebuild a `TarotState` from one seat's view in trick play.
 
-The hands as play began are dealt at random among the cards the seat cannot see (its own hand,
-the cards played, the chien turned up in prise and garde, the écart when it is the taker's,
-the trumps laid away and the poignées shown are seen), then the tricks the view shows are
-replayed through the rules.
+The hands as play began are dealt at random: the cards the seat has not seen played or laid
+away go to the other hands and to the hidden chien or écart, then the tricks the view shows
+are replayed through the rules.
 
 What the view shows about hidden cards:
+- the chien turned up in prise and garde: each of its cards not played is in the taker's hand
+  or in his écart;
 - a poignée: its cards are its owner's; one that includes the excuse says its owner held no
   other trump;
 - a misère (option): of trumps, its declarer was dealt no trump; of heads, no figure;
@@ -14,6 +15,8 @@ What the view shows about hidden cards:
 - trick play: a seat that did not follow the suit led has none; one that did not trump has no
   trump; one that played a trump no higher than the best trump in the trick, or none at all,
   has no trump above it.
+When no deal meeting the trick-play facts is found in a number of tries, they are dropped (the
+other facts stay).
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ class TarotSampler:
         chien_size = d.TABLES[n].chien
         played = played_by_seat(view)
         seen = set(view.hand) | {c for cards in played.values() for c in cards}
-        seen |= {c for cards in groups.values() for c in cards}
+        seen |= set(groups.get(("ecart", taker), ()))  # the écart is out of play
         capacity = {s: k for s, k in enumerate(view.hand_sizes) if s != seat}
         with_chien = view.contract in d.WITH_CHIEN
         shown_ecart = groups.get(("ecart", taker), ())
@@ -69,8 +72,9 @@ class TarotSampler:
         elif not with_chien:
             capacity[TALON_SLOT] = chien_size
         unknown = [c for c in DECK.cards if c not in seen]
-        allowed = _allowed(view, groups, played)
-        dealt = deal_constrained(unknown, capacity, allowed, rng)
+        dealt = deal_constrained(
+            unknown, capacity, _allowed(view, groups, taker), rng, tries=60
+        ) or deal_constrained(unknown, capacity, _allowed(view, groups, taker, loose=True), rng)
         if dealt is None:
             return None
         hands = tuple(
@@ -144,11 +148,14 @@ def _trick_limits(plays: tuple[Play, ...]) -> tuple[dict[int, set[str]], dict[in
 def _allowed(
     view: View,
     groups: dict[tuple[str, int | None], tuple[Card, ...]],
-    played: dict[int, list[Card]],
+    taker: int,
+    loose: bool = False,
 ) -> Allowed:
+    """Where each hidden card may lie; `loose` drops what trick play showed (for the rare
+    deal the random placement cannot complete)."""
     voids: dict[int, set[str]] = {}
     caps: dict[int, int] = {}
-    for plays in (*completed_tricks(view), view.trick):
+    for plays in () if loose else (*completed_tricks(view), view.trick):
         v, c = _trick_limits(plays)
         for seat, suits in v.items():
             voids.setdefault(seat, set()).update(suits)
@@ -157,6 +164,8 @@ def _allowed(
     for (name, owner), cards in groups.items():
         if name == "poignee" and owner is not None and d.EXCUSE in cards:
             voids.setdefault(owner, set()).add(TAROK)
+    pins = {c: owner for (name, owner), cards in groups.items() if name == "poignee" for c in cards}
+    chien = set(groups.get(("chien", None), ()))
     heads: set[int] = set()
     for seat, kind in _miseres(view):
         if kind == d.MISERE_TRUMPS:
@@ -165,6 +174,10 @@ def _allowed(
             heads.add(seat)
 
     def allowed(card: Card, slot: int) -> bool:
+        if card in pins:
+            return slot == pins[card]
+        if card in chien and slot not in (taker, DISCARD_SLOT):
+            return False
         if slot == DISCARD_SLOT:
             return card.suit != TAROK and card not in d.BOUTS and card.rank != d.KING
         if slot == TALON_SLOT:
