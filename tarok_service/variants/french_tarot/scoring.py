@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...engine.cards import Card
 from ...engine.options import Rules
 from ...engine.outcome import HandResult, ScoreLine
 from ...engine.state import Trick
@@ -111,30 +112,21 @@ def excuse_won_last(s: TarotState) -> bool:
     return all((tr.winner in s.attack()) == side for tr in s.tricks[:-1])
 
 
-def _sides(s: TarotState) -> tuple[list[int], list[int], int]:
-    """(attack's cards as half points, its bouts as cards' flags, the half points moved by the
-    excuse's exchange to the attack): the attack's pile before the exchange's half point."""
+def attack_cards(s: TarotState) -> list[Card]:
+    """The attack's pile before the excuse's exchange: its tricks and the écart (prise,
+    garde) or the chien (garde sans)."""
     attack = set(s.attack())
-    values: list[int] = []
-    bouts = 0
-    for tr in s.tricks:
-        if tr.winner in attack:
-            values += [d.DECK.points[c] for c in tr.cards]
-            bouts += sum(1 for c in tr.cards if c in d.BOUTS)
+    pile = [c for tr in s.tricks if tr.winner in attack for c in tr.cards]
     if s.contract in d.WITH_CHIEN:
-        extra = s.ecart
+        pile += s.ecart
     elif s.contract == d.GARDE_SANS:
-        extra = s.talon
-    else:
-        extra = ()
-    values += [d.DECK.points[c] for c in extra]
-    bouts += sum(1 for c in extra if c in d.BOUTS)
-    return values, [bouts], _excuse_shift(s, attack)
+        pile += s.talon
+    return pile
 
 
 def _excuse_shift(s: TarotState, attack: set[int]) -> int:
-    """Half points the excuse's exchange moves to the attack (negative: away from it); the
-    excuse itself moves 9 with a bout, reported in `_excuse_bout_shift`."""
+    """Half points the excuse's exchange moves to the attack (negative: away from it): the
+    excuse (9, a bout) goes back to its owner's side, which pays a low card (1) for it."""
     found = _excuse_trick(s)
     if found is None:
         return 0
@@ -146,7 +138,6 @@ def _excuse_shift(s: TarotState, attack: set[int]) -> int:
         return 0
     owner_won = any((tr.winner in attack) == owner_attack for tr in s.tricks)
     paid = 1 if owner_won or s.rules.opt("excuse_unpaid") == "transfer" else 0
-    # the excuse (9) goes back to its owner's side, which pays a low card (1) for it
     return (9 - paid) if owner_attack else -(9 - paid)
 
 
@@ -160,15 +151,15 @@ def _excuse_trick(s: TarotState) -> tuple[Trick, int, bool] | None:
 
 def tally(s: TarotState) -> Tally:
     """The tally of a finished hand that was played."""
-    values, (bouts,), shift = _sides(s)
-    if shift:
-        bouts += 1 if shift > 0 else -1  # the excuse, a bout, changed sides
+    pile = attack_cards(s)
+    shift = _excuse_shift(s, set(s.attack()))
+    bouts = sum(1 for c in pile if c in d.BOUTS) + (shift > 0) - (shift < 0)
     attack = set(s.attack())
     winners = [tr.winner in attack for tr in s.tricks]
     chelem = ATTACK if all(winners) else DEFENCE if not any(winners) else ""
     return Tally(
         contract=s.contract,
-        points=sum(values) + shift,
+        points=d.DECK.total_points(pile) + shift,
         bouts=bouts,
         petit=_petit(s, attack),
         poignees=tuple(d.POIGNEES.index(step) for _, step, _ in s.poignees),
