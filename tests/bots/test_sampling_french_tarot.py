@@ -27,7 +27,7 @@ def census(state: TarotState) -> Counter[Card]:
     seen: Counter[Card] = Counter()
     for group in (*state.hands, *state.piles, [c for _, c in state.trick]):
         seen.update(group)
-    seen.update(state.ecart if state.contract in ("prise", "garde") else state.talon)
+    seen.update(state.talon)
     return seen
 
 

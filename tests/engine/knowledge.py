@@ -160,11 +160,9 @@ def _french_tarot(
     k: Knowledge, before: HandState | None, move: Move | None, after: HandState
 ) -> None:
     taker = _attr(after, "taker", None)
-    if _attr(after, "contract", "") in ("prise", "garde") and after.phase not in (
-        "bidding",
-        "call",
-    ):
-        k.show(after.talon)
+    chien = _attr(after, "chien")
+    assert isinstance(chien, tuple)
+    k.show(chien)
     for card in _new(before, after, "ecart"):
         k.show([card], None if card.is_tarok or not isinstance(taker, int) else taker)
     for _, _, cards in _new(before, after, "poignees"):

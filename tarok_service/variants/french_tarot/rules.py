@@ -177,9 +177,8 @@ class FrenchTarot(TrickPlay[TarotState], Variant[TarotState]):
         assert s.taker is not None
         if s.contract in d.WITH_CHIEN:
             hand = DECK.sort((*s.hands[s.taker], *s.talon))
-            return evolve(
-                s, hands=replace_at(s.hands, s.taker, hand), phase=Phase.ECART, turn=s.taker
-            )
+            hands = replace_at(s.hands, s.taker, hand)
+            return evolve(s, hands=hands, talon=(), chien=s.talon, phase=Phase.ECART, turn=s.taker)
         return evolve(s, phase=Phase.CHELEM, turn=s.taker)
 
     # --- the écart ------------------------------------------------------------------------
@@ -214,7 +213,8 @@ class FrenchTarot(TrickPlay[TarotState], Variant[TarotState]):
         facts = s.facts
         if card.suit == TAROK:  # a trump laid away is shown
             facts = (*facts, Fact(s.taker, MoveKind.DISCARD, move.value))
-        s = evolve(s, hands=hands, ecart=(*s.ecart, card), facts=facts)
+        piles = replace_at(s.piles, s.taker, (*s.piles[s.taker], card))
+        s = evolve(s, hands=hands, piles=piles, ecart=(*s.ecart, card), facts=facts)
         if len(s.ecart) < d.TABLES[s.players].chien:
             return s
         return evolve(s, phase=Phase.CHELEM, turn=s.taker)
@@ -342,9 +342,8 @@ class FrenchTarot(TrickPlay[TarotState], Variant[TarotState]):
         """The chien once turned up (prise, garde), the trumps laid away, the écart to the
         taker, the poignées shown."""
         groups: list[PublicCards] = []
-        taken = s.contract in d.WITH_CHIEN and s.phase not in (Phase.BIDDING, Phase.CALL)
-        if taken:
-            groups.append(PublicCards("chien", s.talon))
+        if s.chien:
+            groups.append(PublicCards("chien", s.chien))
         shown = tuple(c for c in s.ecart if c.suit == TAROK)
         if seat is not None and seat == s.taker and s.ecart:
             groups.append(PublicCards("ecart", DECK.sort(s.ecart), s.taker))

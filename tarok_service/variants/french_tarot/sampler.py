@@ -89,7 +89,10 @@ class TarotSampler:
         holder = next((s for s, h in enumerate(hands) if called is not None and called in h), None)
         state = TarotState(
             rules=rules, dealer=view.dealer, phase=Phase.TRICKS, turn=None, hands=hands,
-            talon=DECK.sort(chien), piles=((),) * n, dealt=hands, spoken=n,
+            talon=() if with_chien else DECK.sort(chien),
+            chien=DECK.sort(chien) if with_chien else (),
+            piles=tuple(DECK.sort(ecart) if s == taker else () for s in range(n)),
+            dealt=hands, spoken=n,
             contract=view.contract, taker=taker, called=called,
             partner=None if holder == taker else holder, ecart=DECK.sort(ecart),
             chelem_announced=any(f.value == d.CHELEM for f in view.facts), declared=n,

@@ -183,7 +183,11 @@ def score(s: TarotState) -> HandResult:
     t = tally(s)
     x, parts = amount(t, s.rules)
     attack = s.attack()
-    lines = tuple(ScoreLine(item, points, attack) for item, points in parts)
+    lines = tuple(
+        ScoreLine(item, share, (seat,))
+        for item, points in parts
+        for seat, share in enumerate(shares(points, n, s.taker, s.partner))
+    )
     penalties = misere_payments(n, s.miseres, s.rules.num("misere_value"))
     return HandResult(
         contract=s.contract,

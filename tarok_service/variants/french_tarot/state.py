@@ -33,7 +33,8 @@ class TarotState(HandState):
     taker: int | None = None
     called: Card | None = None
     partner: int | None = None  # holder of the called card, when not the taker himself
-    ecart: tuple[Card, ...] = ()
+    chien: tuple[Card, ...] = ()  # the chien as turned up in prise and garde (now the taker's)
+    ecart: tuple[Card, ...] = ()  # also on the taker's pile
     chelem_announced: bool = False
     declared: int = 0  # seats whose declaration turn is over
     poignees: tuple[tuple[int, str, tuple[Card, ...]], ...] = ()  # (seat, step, cards shown)
