@@ -41,6 +41,11 @@ NEEDS_FOR: dict[tuple[str, int], dict[str, float]] = {
     ("tarok54", 3): {"three": 7.5, "two": 8.5, "one": 9.5, "solo_without": 11.0},
     **{("tarok108", n): DOUBLE_NEEDS for n in (4, 6, 8)},
     ("tarock40", 4): {"call": 9.0, "solo": 14.0},  # Zwanzigerrufen: half the pack is taroks
+    # French Tarot (a guess on the same scale: a quarter of the pack is trumps)
+    **{
+        ("tarot78", n): {"prise": 4.5, "garde": 6.0, "garde_sans": 8.0, "garde_contre": 9.5}
+        for n in (3, 4, 5)
+    },
 }
 KLOP_BELOW = 6.0  # forehand, left to choose, plays klop rather than a losing three
 

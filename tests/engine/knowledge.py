@@ -14,6 +14,8 @@ set, the rules about which cards are shown to whom:
   declaration of the trul (alone or in trulhonery) shows the declarer's three trul cards to
   everybody, one of the four kings (královské honéry) his four kings;
 - Zwanzigerrufen: nothing but the hands and the tricks;
+- French Tarot: in prise and garde the chien is turned up for everybody; the écart is the
+  taker's, a trump laid away is shown to all; a poignée shows its cards to everybody;
 - Tarocco Bolognese: the dealer's discards are his, the declared combinations are shown, and
   once play is over the piles are counted face up.
 
@@ -154,12 +156,29 @@ def _bolognese(k: Knowledge, before: HandState | None, move: Move | None, after:
         k.show([given])
 
 
+def _french_tarot(
+    k: Knowledge, before: HandState | None, move: Move | None, after: HandState
+) -> None:
+    taker = _attr(after, "taker", None)
+    chien = _attr(after, "chien")
+    assert isinstance(chien, tuple)
+    k.show(chien)
+    for card in _new(before, after, "ecart"):
+        k.show([card], None if card.is_tarok or not isinstance(taker, int) else taker)
+    for _, _, cards in _new(before, after, "poignees"):
+        k.show(cards)
+    called = _attr(after, "called", None)
+    if isinstance(called, Card):
+        k.named.add(called)
+
+
 RULES: dict[str, Callable[[Knowledge, HandState | None, Move | None, HandState], None]] = {
     "slovenian": _slovenian,
     "double_tarok": _slovenian,
     "taroky": _taroky,
     "zwanzigerrufen": _zwanzigerrufen,
     "tarocco_bolognese": _bolognese,
+    "french_tarot": _french_tarot,
 }
 
 

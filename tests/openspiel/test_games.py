@@ -22,6 +22,9 @@ CONFIGS = [
     "python_tarok_zwanzigerrufen",
     "python_tarok_taroky",
     "python_tarok_bolognese",
+    "python_tarok_french_tarot",
+    "python_tarok_french_tarot(players=3)",
+    "python_tarok_french_tarot(players=5)",
 ]
 
 

@@ -109,6 +109,8 @@ def card_label(labels: Labels, code: str, deck: Deck | None = None) -> str:
 def card_text(labels: Labels, deck: Deck, card: Card) -> str:
     if deck.name == "tarocco62":
         return _italian(labels, deck, card)
+    if deck.name == "tarot78":
+        return _french(labels, deck, card)
     if card.is_tarok:
         text = word(labels, "card", "skis") if card.rank == c.SKIS else c.ROMAN[card.rank]
     else:
@@ -118,6 +120,19 @@ def card_text(labels: Labels, deck: Deck, card: Card) -> str:
     if deck.name == "tarok108":
         text += " " + labels.text(f"pack_{card.pack}")
     return text
+
+
+def _french(labels: Labels, deck: Deck, card: Card) -> str:
+    """French Tarot: trumps by number, the excuse, suit symbol and face (N, the cavalier,
+    shown as the knight's letter)."""
+    code = deck.codes[card]
+    if not card.is_tarok and card.suit not in c.SUIT_SYMBOLS:
+        return word(labels, "card", code)
+    if card.is_tarok:
+        return labels.text("trump", n=card.rank)
+    face = {"N": "C"}.get(code[1:], code[1:])
+    letter = word(labels, "face", face) if face in ("K", "Q", "C", "J") else face
+    return c.SUIT_SYMBOLS[card.suit] + letter
 
 
 def _italian(labels: Labels, deck: Deck, card: Card) -> str:
@@ -355,9 +370,7 @@ def reasons() -> tuple[str, ...]:
     """Every error reason a client may see: the rules engine's and the service's (all in
     `errors.py`). A reason is a constant named as it reads (`TABLE_FULL = "TABLE_FULL"`)."""
     service = (
-        x
-        for name, x in vars(e).items()
-        if isinstance(x, str) and name == x and _REASON.match(x)
+        x for name, x in vars(e).items() if isinstance(x, str) and name == x and _REASON.match(x)
     )
     return tuple(dict.fromkeys((*v.REASONS, *sorted(set(service)))))
 
