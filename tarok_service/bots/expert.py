@@ -32,7 +32,8 @@ from ..engine.variant import Variant
 from ..engine.view import View
 from ..variants.registry import find_rule_set
 from .heuristic import HeuristicBot
-from .solver import Objective, for_seat, objective, solve_state
+from .pimc import PimcBot
+from .solver import Objective, for_seat, objective, solvable, solve_state
 
 NODES_PER_SECOND = 2_500_000  # the solver's speed on this machine (a safe guess)
 MAX_HORIZON = 6
@@ -59,6 +60,7 @@ class ExpertBot:
         self.min_worlds = min_worlds
         self.infer = infer
         self.fallback = HeuristicBot()
+        self.unsolved = PimcBot(seed, budget)  # card play of a rule set the solver does not model
         self.worlds_used = 0  # of the last decision (0: the heuristic decided)
         self.horizon_used = -1
 
@@ -72,6 +74,8 @@ class ExpertBot:
             return default
         if not isinstance(variant, TrickPlay):
             return default
+        if not solvable(variant):  # card duties the solver does not model: PIMC decides
+            return self.unsolved.choose(view, variant, rules)
         scores = self.evaluate(view, variant, rules, start + self.budget * SAFETY)
         if scores is None:
             return default

@@ -111,7 +111,7 @@ def _playout(
     trick_play = variant if isinstance(variant, TrickPlay) else None
     fast = _PLAIN_PLAY.get(type(variant))
     if fast is None:
-        fast = _PLAIN_PLAY[type(variant)] = trick_play is not None and _plain_trick_play(trick_play)
+        fast = _PLAIN_PLAY[type(variant)] = trick_play is not None and plain_trick_play(trick_play)
     table = variant.checked_table()  # each phase's hooks (the kept table: no call a phase)
     while not state.finished:
         phase = state.phase
@@ -132,11 +132,11 @@ def _playout(
     return state
 
 
-_PLAIN_PLAY: dict[type, bool] = {}  # `_plain_trick_play` by the rule set's class
+_PLAIN_PLAY: dict[type, bool] = {}  # `plain_trick_play` by the rule set's class
 _PLAIN_RULES: dict[int, tuple[t.TrickRules, bool]] = {}  # `tricks.plain` by the rules' identity
 
 
-def _plain_trick_play(variant: TrickPlay[Any]) -> bool:
+def plain_trick_play(variant: TrickPlay[Any]) -> bool:
     """Whether the rule set plays tricks through `TrickPlay` itself (what the bitmask loop
     reproduces), not through overrides of its own."""
     own = type(variant)

@@ -13,7 +13,7 @@ from tarok_service.bots.analysis import analyse_hand, lost_cards
 from tarok_service.bots.expert import ExpertBot
 from tarok_service.bots.heuristic import HeuristicBot
 from tarok_service.bots.levels import LEVELS, EasyBot
-from tarok_service.bots.solver import objective
+from tarok_service.bots.solver import objective, solvable
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.variant import Variant
 from tarok_service.server.present.i18n import LOCALES, Labels
@@ -66,8 +66,10 @@ def test_expert_solves_many_deals_within_its_budget(variant_id: str) -> None:
     move = bot.choose(view, variant, state.rules)
     assert move in view.legal
     assert time.perf_counter() - start < 2.0  # the budget (0.25 s), with room for a loaded machine
-    if len(view.legal) > 1:
+    if len(view.legal) > 1 and solvable(variant):
         assert bot.worlds_used >= 1
+    if not solvable(variant):  # card duties the solver does not model: PIMC decided
+        assert bot.worlds_used == 0 and bot.unsolved.samples_used >= (len(view.legal) > 1)
 
 
 def test_expert_plays_the_last_tricks_exactly() -> None:
@@ -106,7 +108,7 @@ def test_easy_slips_to_random_cards() -> None:
 @pytest.mark.parametrize(
     "variant_id",
     [v.id if v.id == "slovenian" else pytest.param(v.id, marks=pytest.mark.slow)
-     for v in all_variants()],
+     for v in all_variants() if solvable(v)],
 )  # fmt: skip
 def test_analysis_is_consistent_with_the_hand(variant_id: str) -> None:
     """Perfect play from after a card is the best the next player can do; the last card's

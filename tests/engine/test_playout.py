@@ -69,7 +69,7 @@ def test_random_playout_equals_the_pure_loop_from_deals(
     monkeypatch.setattr(playout, "_play_tricks", spy)
     for seed in range(60):
         assert_same_playout(variant, dealt(variant, players, rng), seed)
-    if not playout._plain_trick_play(variant):  # type: ignore[arg-type]
+    if not playout.plain_trick_play(variant):  # type: ignore[arg-type]
         assert runs == []  # a rule set with its own card rules (French Tarot) plays move by move
         return
     assert runs and None not in runs  # trick play went through the bitmask loop
@@ -224,7 +224,7 @@ def test_hands_out_of_deck_order_are_played_through_the_hooks_alike(
         reversed_hands = tuple(tuple(reversed(h)) for h in state.hands)
         assert_same_playout(variant, evolve(state, hands=reversed_hands), compared)
         compared += 1
-    assert None in runs or not playout._plain_trick_play(variant)  # type: ignore[arg-type]
+    assert None in runs or not playout.plain_trick_play(variant)  # type: ignore[arg-type]
 
 
 def picker(log: list[str], chooser: random.Random) -> Callable[[list[Move]], Move]:

@@ -7,6 +7,7 @@ import pytest
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
+from tarok_service.bots.solver import solvable
 from tarok_service.variants.registry import all_variants, find_variant
 
 from .harness import FINISHED, expect_error, new_table, play_out, view
@@ -14,7 +15,7 @@ from .harness import FINISHED, expect_error, new_table, play_out, view
 Stub = svc_grpc.TarokServiceStub
 
 
-@pytest.mark.parametrize("variant_id", [v.id for v in all_variants()])
+@pytest.mark.parametrize("variant_id", [v.id for v in all_variants() if solvable(v)])
 def test_analyse_hand_of_every_rule_set(stub: Stub, variant_id: str) -> None:
     variant = find_variant(variant_id)
     players = variant.player_counts[0]
@@ -49,4 +50,18 @@ def test_analyse_hand_of_every_rule_set(stub: Stub, variant_id: str) -> None:
         lambda: stub.AnalyseHand(svc.AnalyseHandRequest(token=tokens[0], deal_number=99)),
         grpc.StatusCode.INVALID_ARGUMENT,
         "INVALID_FIELD",
+    )
+
+
+def test_a_rule_set_the_solver_does_not_model_is_refused(stub: Stub) -> None:
+    unsolved = [v for v in all_variants() if not solvable(v)]
+    assert [v.id for v in unsolved] == ["french_tarot"]  # its overtrumping and excuse
+    variant = unsolved[0]
+    _, tokens = new_table(stub, variant.player_counts[0], variant=variant.id)
+    play_out(stub, tokens, seed=0)
+    assert view(stub, tokens[0]).status == FINISHED
+    expect_error(
+        lambda: stub.AnalyseHand(svc.AnalyseHandRequest(token=tokens[0])),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "NOT_ANALYSABLE",
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ...bots.analysis import analyse_hand as analyse
+from ...bots.solver import solvable
 from ...engine.state import HandState
 from ...store import StoredEvent
 from .. import errors as e
@@ -22,6 +23,8 @@ async def analyse_hand(ctx: Context, request: svc.AnalyseHandRequest) -> svc.Ana
     check_holder(claim, latest)
     if latest.status != FINISHED:
         raise e.precondition(e.TABLE_NOT_FINISHED, "a hand is analysed once the match is over")
+    if not solvable(latest.variant):
+        raise e.precondition(e.NOT_ANALYSABLE, f"the solver does not model {latest.variant.id}")
     if not 0 <= request.deal_number <= latest.deal_number:
         raise e.invalid(
             "deal_number", f"deal_number must be 0 (the last) to {latest.deal_number}"

@@ -279,6 +279,8 @@ class TarokServiceServicer:
         Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
         Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
+        Error: FAILED_PRECONDITION NOT_ANALYSABLE - the solver does not model the rule set's card
+        play (French Tarot).
         Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

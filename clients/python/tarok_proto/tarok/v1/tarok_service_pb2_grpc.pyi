@@ -146,6 +146,8 @@ class TarokServiceStub:
     Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
     Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
     Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
+    Error: FAILED_PRECONDITION NOT_ANALYSABLE - the solver does not model the rule set's card
+    play (French Tarot).
     Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
     """
 
@@ -267,6 +269,8 @@ class TarokServiceAsyncStub(TarokServiceStub):
     Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
     Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
     Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
+    Error: FAILED_PRECONDITION NOT_ANALYSABLE - the solver does not model the rule set's card
+    play (French Tarot).
     Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
     """
 
@@ -469,6 +473,8 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
         Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
+        Error: FAILED_PRECONDITION NOT_ANALYSABLE - the solver does not model the rule set's card
+        play (French Tarot).
         Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
         """
 

@@ -1448,6 +1448,8 @@ export const TarokService: GenService<{
    * Error: UNAUTHENTICATED TOKEN_REVOKED - the seat was taken again with a newer token.
    * Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
    * Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
+   * Error: FAILED_PRECONDITION NOT_ANALYSABLE - the solver does not model the rule set's card
+   * play (French Tarot).
    * Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
    *
    * @generated from rpc tarok.v1.TarokService.AnalyseHand
