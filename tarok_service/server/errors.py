@@ -21,6 +21,8 @@ PERMISSION_DENIED = "permission_denied"
 RESOURCE_EXHAUSTED = "resource_exhausted"
 INTERNAL = "internal"
 UNAVAILABLE = "unavailable"
+UNIMPLEMENTED = "unimplemented"
+DEADLINE_EXCEEDED = "deadline_exceeded"
 
 # Service reason codes.
 INVALID_FIELD = "INVALID_FIELD"
@@ -51,6 +53,9 @@ MALFORMED_REQUEST = "MALFORMED_REQUEST"  # the request's bytes are not a valid m
 REQUEST_ID_REUSED = "REQUEST_ID_REUSED"  # a request id already used for another request
 ALREADY_JOINED = "ALREADY_JOINED"  # a repeated JoinTable: its token is not sent again
 TOO_MANY_REQUESTS = "TOO_MANY_REQUESTS"  # one caller's share of expensive calls is in use
+MESSAGE_TOO_LARGE = "MESSAGE_TOO_LARGE"  # a request (or its inflated message) over the limit
+UNKNOWN_METHOD = "UNKNOWN_METHOD"  # no such RPC method
+REQUEST_STALLED = "REQUEST_STALLED"  # a request body that stopped arriving
 
 
 # Tournaments, rematches (kept here with every other reason: errors are mapped in one place)
