@@ -16,9 +16,9 @@ protocol) as soon as a limit is passed:
 When the application answers before the whole body was read (a refusal, or an early
 error), the rest is read and dropped before the answer starts, so that an HTTP/1.1 client
 still sending it receives the answer rather than a closed connection - but only up to
-`DRAIN_FACTOR` times `max_body` bytes in all (a longer declared body is not read at all),
-never after a stall, and each chunk within `body_timeout`. Dropped bytes are not kept: memory
-stays bounded whatever the client sends.
+`DRAIN_FACTOR` times `max_body` bytes in all, each chunk within `body_timeout`, and after a
+refusal only a body of a declared length within that bound (never a stalled one). Dropped
+bytes are not kept: memory stays bounded whatever the client sends.
 """
 
 from __future__ import annotations
@@ -115,6 +115,7 @@ class Body:
         self.limits = limits
         self._receive = receive
         self.done = False
+        self.refused = False
         self.stalled = False
         self.read = 0
         length = header(scope, "content-length")
@@ -131,9 +132,13 @@ class Body:
     async def receive(self) -> dict[str, Any]:
         if self.done:
             return await self._receive()  # after the body: disconnect notices
-        if self.length is not None and self.length > self.limits.max_body:
-            raise too_large(self.limits.max_message)
-        return self._checked(await self._next())
+        try:
+            if self.length is not None and self.length > self.limits.max_body:
+                raise too_large(self.limits.max_message)
+            return self._checked(await self._next())
+        except ConnectError:
+            self.refused = True
+            raise
 
     async def _next(self) -> dict[str, Any]:
         try:
@@ -159,8 +164,8 @@ class Body:
     async def drain(self) -> None:
         """Read and drop what is left of the body, within the bounds above."""
         cap = DRAIN_FACTOR * self.limits.max_body
-        if self.length is not None and self.length > cap:
-            return
+        if self.refused and (self.length is None or self.length > cap):
+            return  # a refused body of unknown or too great a length is not read on
         try:
             while not self.done and not self.stalled and self.read <= cap:
                 message = await self._next()

@@ -44,16 +44,23 @@ async def answer_unimplemented(scope: Scope, send: Send) -> None:
     kind = (header(scope, "content-type") or "").lower()
     message = status.details
     if kind.startswith("application/grpc"):
-        grpc_headers = [
-            (b"content-type", kind.encode()),
+        fields = [
             (b"grpc-status", str(status.code.value[0]).encode()),
             (b"grpc-message", quote(message).encode()),
         ]
-        grpc_headers += [
+        fields += [
             (k.encode(), base64.b64encode(v).rstrip(b"=") if isinstance(v, bytes) else v.encode())
             for k, v in status.trailing_metadata
         ]
-        await respond(send, 200, b"", grpc_headers)
+        start = [(b"content-type", kind.encode())]
+        if kind.startswith("application/grpc-web"):  # the status in the headers
+            await respond(send, 200, b"", start + fields)
+            return
+        await send(
+            {"type": "http.response.start", "status": 200, "headers": start, "trailers": True}
+        )
+        await send({"type": "http.response.body", "body": b""})
+        await send({"type": "http.response.trailers", "headers": fields, "more_trailers": False})
         return
     error = {"code": "unimplemented", "message": message, "details": _details(status)}
     if kind.startswith("application/connect+"):
