@@ -26,7 +26,7 @@ from hypercorn.utils import wrap_app
 
 from .asgi import App, Receive, Scope, Send, respond
 from .bridge import Bridge, Handler, record
-from .connections import CappedListener, Slots
+from .connections import CappedListener, Slots, install_prompt_close
 from .cors import Cors
 from .decode import compressions, guard_codecs
 from .limits import BodyLimits
@@ -139,6 +139,7 @@ class HttpServer:
         self._task: asyncio.Task[Any] | None = None
 
     def start(self) -> None:
+        install_prompt_close()
         sockets = Sockets(secure_sockets=[], insecure_sockets=[self._sock], quic_sockets=[])
         self._task = asyncio.create_task(
             worker_serve(

@@ -4,6 +4,11 @@ The ASGI server has no such setting, so the listening socket does it: `CappedLis
 closes a new connection at once when its address already holds `per_address` open ones,
 and the accepted sockets it hands out give their slot back when they are closed (or
 collected). One client, however many connections it opens, is one address.
+
+A slot is only as good as the server's closing of a connection its client has left. Hypercorn
+(pinned in pyproject) keeps an idle connection whose client has closed it open until its
+keep-alive timeout ends; `PromptClose`, installed as the TCP server `worker_serve` builds,
+closes it as soon as the client's end of the stream is read.
 """
 
 from __future__ import annotations
@@ -12,6 +17,9 @@ import socket
 import threading
 import weakref
 from collections import Counter
+
+from hypercorn.asyncio import run as hypercorn_run
+from hypercorn.asyncio.tcp_server import TCPServer
 
 
 class Slots:
@@ -72,3 +80,16 @@ class CappedListener(socket.socket):
             if socket.getdefaulttimeout() is None and self.gettimeout():
                 conn.setblocking(True)  # as socket.accept does
             return conn, address
+
+
+class PromptClose(TCPServer):
+    """Hypercorn's TCP server, closing a connection when its client has closed it."""
+
+    async def _read_data(self) -> None:
+        await super()._read_data()
+        await self.idle_task.stop()  # the client is gone: no keep-alive wait before closing
+
+
+def install_prompt_close() -> None:
+    """Make `worker_serve` build `PromptClose` servers (idempotent)."""
+    hypercorn_run.TCPServer = PromptClose  # type: ignore[attr-defined]
