@@ -7,11 +7,9 @@ import os
 import re
 import socket
 import subprocess
-import sys
-import threading
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from bench.serverproc import start_server
 
 
 def free_port() -> int:
@@ -21,27 +19,13 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """`tarok serve` on an in-memory store, gRPC and HTTP ports on 127.0.0.1."""
+    """`tarok serve` on an in-memory store (bench/serverproc.py), gRPC and HTTP ports on
+    127.0.0.1."""
 
     def __init__(self, *extra: str) -> None:
-        script = Path(sys.executable).parent / "tarok"
-        command = [str(script)] if script.exists() else [sys.executable, "-m", "tarok_client.cli"]
         self.http_port = free_port()
-        command += ["serve", "--store", "sqlite:///:memory:", "--host", "127.0.0.1"]
-        command += ["--port", "0", "--http-host", "127.0.0.1", "--http-port", str(self.http_port)]
-        command += list(extra)
-        env = dict(os.environ, TAROK_SECRET="http-hardening")
-        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")])
-        self.proc = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True
-        )
-        assert self.proc.stdout is not None
-        found = re.search(r"listening on \S+:(\d+)", self.proc.stdout.readline())
-        if found is None:
-            self.proc.kill()
-            raise AssertionError("the server did not start")
-        threading.Thread(target=self.proc.stdout.read, daemon=True).start()  # keep it drained
-        self.grpc_target = f"127.0.0.1:{found.group(1)}"
+        http = ("--http-host", "127.0.0.1", "--http-port", str(self.http_port))
+        self.proc, self.grpc_target = start_server("sqlite:///:memory:", *http, *extra)
 
     def status(self, field: str) -> int:
         """A field of /proc/<pid>/status in bytes (VmRSS: resident now; VmHWM: the peak)."""
