@@ -5,6 +5,12 @@ The Connect project's Python runtime (`connect-python`, on Google's protobuf lik
 the server) speaks the three protocols; Hypercorn is the ASGI server (HTTP/1.1 and HTTP/2,
 with the trailers gRPC needs). Calls run the very handlers and interceptors of the gRPC port
 (see `bridge.py`), so both transports share metrics, logs and error mapping.
+
+Limits are enforced while a request is read: `limits.py` (body size, envelope prefixes,
+stalled bodies), `decode.py` (bounded gzip inflation; decoding failures answered
+MALFORMED_REQUEST), `connections.py` (connections per client address), Hypercorn's own
+settings for heads and idle connections (below); `unknown.py` answers unknown methods
+UNIMPLEMENTED. SECURITY.md lists the limits and their defaults.
 """
 
 from __future__ import annotations
