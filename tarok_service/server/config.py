@@ -57,6 +57,9 @@ class ServerConfig:
     http_host: str = "[::]"
     cors_origins: tuple[str, ...] = ()  # origins browsers may call from ("*": any)
     static_dir: str | None = None  # files served on the HTTP port (the web frontend)
+    http_body_timeout_seconds: float = 10.0  # a request body stalled this long is refused
+    http_idle_timeout_seconds: float = 20.0  # an idle connection (or a stalled head) is closed
+    http_connections_per_address: int = 64  # open HTTP connections one client address may hold
     open_table_ttl_seconds: float = 24 * 3600.0  # an open table idle this long expires; 0: never
     # Listen with SO_REUSEPORT (gRPC and HTTP ports): set for the workers of `--workers N`,
     # which share their ports and let the kernel spread connections over them.

@@ -21,6 +21,8 @@ PERMISSION_DENIED = "permission_denied"
 RESOURCE_EXHAUSTED = "resource_exhausted"
 INTERNAL = "internal"
 UNAVAILABLE = "unavailable"
+UNIMPLEMENTED = "unimplemented"
+DEADLINE_EXCEEDED = "deadline_exceeded"
 
 # Service reason codes.
 INVALID_FIELD = "INVALID_FIELD"
@@ -52,6 +54,9 @@ REQUEST_ID_REUSED = "REQUEST_ID_REUSED"  # a request id already used for another
 ALREADY_JOINED = "ALREADY_JOINED"  # a repeated JoinTable: its token is not sent again
 SEAT_RESERVED = "SEAT_RESERVED"  # a rematch seat: only its player takes it (Rematch)
 TOO_MANY_REQUESTS = "TOO_MANY_REQUESTS"  # one caller's share of expensive calls is in use
+MESSAGE_TOO_LARGE = "MESSAGE_TOO_LARGE"  # a request (or its inflated message) over the limit
+UNKNOWN_METHOD = "UNKNOWN_METHOD"  # no such RPC method
+REQUEST_STALLED = "REQUEST_STALLED"  # a request body that stopped arriving
 
 
 # Tournaments, rematches (kept here with every other reason: errors are mapped in one place)

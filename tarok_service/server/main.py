@@ -115,13 +115,20 @@ async def create_server(
             ]
         )
         http_app = build_app(
-            handlers, hooks, config.cors_origins, config.static_dir, config.max_message_bytes
+            handlers,
+            hooks,
+            config.cors_origins,
+            config.static_dir,
+            config.max_message_bytes,
+            config.http_body_timeout_seconds,
         )
         http = HttpServer(
             http_app,
             config.http_host,
             config.http_port,
             config.grace_seconds,
+            config.http_connections_per_address,
+            config.http_idle_timeout_seconds,
             reuse_port=config.reuse_port,
         )
     await server.start()

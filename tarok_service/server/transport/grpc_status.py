@@ -38,6 +38,8 @@ CODES = {
     e.RESOURCE_EXHAUSTED: grpc.StatusCode.RESOURCE_EXHAUSTED,
     e.INTERNAL: grpc.StatusCode.INTERNAL,
     e.UNAVAILABLE: grpc.StatusCode.UNAVAILABLE,
+    e.UNIMPLEMENTED: grpc.StatusCode.UNIMPLEMENTED,
+    e.DEADLINE_EXCEEDED: grpc.StatusCode.DEADLINE_EXCEEDED,
 }
 log = structlog.get_logger("tarok.server")
 
@@ -106,11 +108,16 @@ async def abort(context: grpc.aio.ServicerContext[Any, Any], exc: Exception) -> 
     await context.abort(status.code, status.details, status.trailing_metadata)
 
 
+def malformed() -> e.ServiceError:
+    """The one answer to a request whose bytes are not a valid message, on every transport."""
+    return e.ServiceError(
+        e.INVALID_ARGUMENT, e.MALFORMED_REQUEST, "the request could not be decoded"
+    )
+
+
 def check_decoded(request: object) -> None:
     if request is UNDECODABLE:
-        raise e.ServiceError(
-            e.INVALID_ARGUMENT, e.MALFORMED_REQUEST, "the request could not be decoded"
-        )
+        raise malformed()
 
 
 def unary(method: Unary[Req, Resp]) -> Unary[Req, Resp]:

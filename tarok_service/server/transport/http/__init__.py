@@ -5,6 +5,12 @@ The Connect project's Python runtime (`connect-python`, on Google's protobuf lik
 the server) speaks the three protocols; Hypercorn is the ASGI server (HTTP/1.1 and HTTP/2,
 with the trailers gRPC needs). Calls run the very handlers and interceptors of the gRPC port
 (see `bridge.py`), so both transports share metrics, logs and error mapping.
+
+Limits are enforced while a request is read: `limits.py` (body size, envelope prefixes,
+stalled bodies), `decode.py` (bounded gzip inflation; decoding failures answered
+MALFORMED_REQUEST), `connections.py` (connections per client address), Hypercorn's own
+settings for heads and idle connections (below); `unknown.py` answers unknown methods
+UNIMPLEMENTED. SECURITY.md lists the limits and their defaults.
 """
 
 from __future__ import annotations
@@ -19,18 +25,28 @@ from typing import Any
 
 import grpc
 from connectrpc.server import ConnectASGIApplication
-from hypercorn.asyncio import serve
+from hypercorn.asyncio.run import worker_serve
 from hypercorn.config import Config as HypercornConfig
+from hypercorn.config import Sockets
+from hypercorn.utils import wrap_app
 
 from .asgi import App, Receive, Scope, Send, respond
 from .bridge import Bridge, Handler, record
+from .connections import CappedListener, Slots, install_prompt_close
 from .cors import Cors
-from .drain import DrainBody
+from .decode import compressions, guard_codecs
+from .limits import BodyLimits
 from .static import StaticFiles
+from .unknown import answer_unimplemented, is_rpc
 
 __all__ = ["HttpServer", "build_app", "record", "static_dir_default"]
 
-DRAIN_FACTOR = 8  # a refused request body is read up to this many times the message limit
+MAX_MESSAGE = 4 << 20  # a request message's size limit when none is configured
+BODY_TIMEOUT = 10.0  # seconds a request body may stop arriving before it is refused
+IDLE_TIMEOUT = 20.0  # seconds an HTTP/1.1 connection may wait for (the rest of) a request head
+MAX_HEAD = 16 << 10  # bytes of an HTTP/1.1 request head
+CONNECTIONS_PER_ADDRESS = 64  # open connections one client address may hold
+H2_STREAMS = 100  # concurrent requests on one HTTP/2 connection
 
 
 class _Connect(ConnectASGIApplication[object]):
@@ -57,6 +73,8 @@ class Router:
             return
         if scope["path"] in self.paths:
             await self.rpc(scope, receive, send)
+        elif is_rpc(scope):
+            await answer_unimplemented(scope, send)
         elif self.static is not None:
             await self.static(scope, receive, send)
         else:
@@ -79,17 +97,21 @@ def build_app(
     cors_origins: Sequence[str] = (),
     static_dir: str | None = None,
     max_message_bytes: int | None = None,
+    body_timeout: float = BODY_TIMEOUT,
 ) -> App:
     """The ASGI application of the HTTP port."""
+    guard_codecs()
+    limit = max_message_bytes or MAX_MESSAGE
     endpoints = Bridge(handlers, interceptors).endpoints()
     rpc = _Connect(
         service=object(),
         endpoints=lambda _: endpoints,
-        read_max_bytes=max_message_bytes,
+        read_max_bytes=limit,
+        compressions=compressions(limit),
     )
     static = StaticFiles(static_dir) if static_dir else None
-    drained = DrainBody(rpc, DRAIN_FACTOR * (max_message_bytes or 4 << 20))
-    router = Router(drained, frozenset(endpoints), static)
+    limited = BodyLimits(rpc, limit, body_timeout)
+    router = Router(limited, frozenset(endpoints), static)
     return Cors(router, cors_origins)
 
 
@@ -97,23 +119,42 @@ class HttpServer:
     """Hypercorn serving one ASGI app on a socket bound at construction (`port` is known)."""
 
     def __init__(
-        self, app: App, host: str, port: int, grace: float = 5.0, reuse_port: bool = False
+        self,
+        app: App,
+        host: str,
+        port: int,
+        grace: float = 5.0,
+        per_address: int = CONNECTIONS_PER_ADDRESS,
+        idle_timeout: float = IDLE_TIMEOUT,
+        reuse_port: bool = False,
     ) -> None:
         self.app = app
-        sock = _listen(host, port, reuse_port)
-        self.port = int(sock.getsockname()[1])
+        self.slots = Slots(per_address)
+        self._sock = CappedListener.wrap(_listen(host, port, reuse_port), self.slots)
+        self.port = int(self._sock.getsockname()[1])
         self._config = HypercornConfig()
-        self._config.bind = [f"fd://{sock.detach()}"]
         self._config.accesslog = None
         self._config.errorlog = logging.getLogger("tarok.http")
         self._config.graceful_timeout = grace
-        self._config.keep_alive_timeout = 75
+        # Hypercorn's own limits: an idle connection (or one whose request head stopped
+        # arriving) is closed after `keep_alive_timeout`; a head is at most MAX_HEAD bytes.
+        self._config.keep_alive_timeout = idle_timeout
+        self._config.h11_max_incomplete_size = MAX_HEAD
+        self._config.h2_max_concurrent_streams = H2_STREAMS
+        self._config.h2_max_header_list_size = MAX_HEAD
         self._stop = asyncio.Event()
         self._task: asyncio.Task[Any] | None = None
 
     def start(self) -> None:
+        install_prompt_close()
+        sockets = Sockets(secure_sockets=[], insecure_sockets=[self._sock], quic_sockets=[])
         self._task = asyncio.create_task(
-            serve(self.app, self._config, shutdown_trigger=self._stop.wait, mode="asgi")  # type: ignore[arg-type]
+            worker_serve(
+                wrap_app(self.app, 0, "asgi"),  # type: ignore[arg-type]
+                self._config,
+                sockets=sockets,
+                shutdown_trigger=self._stop.wait,
+            )
         )
 
     async def stop(self) -> None:

@@ -23,6 +23,9 @@ from connectrpc.server import Endpoint
 from google.protobuf import descriptor_pool, message_factory
 from google.rpc import status_pb2  # type: ignore[import-untyped]
 
+from ...errors import ServiceError
+from ..grpc_status import to_status
+
 STATUS_DETAILS = "grpc-status-details-bin"
 Metadata = tuple[tuple[str, str | bytes], ...]
 Handler: TypeAlias = "grpc.RpcMethodHandler[Any, Any]"
@@ -77,7 +80,9 @@ class BridgeContext:
         return tuple(self._request.request_headers().allitems())
 
     def peer(self) -> str:
-        return self._request.client_address() or ""
+        """The client as gRPC spells it ("ipv4:10.0.0.7:51234", "ipv6:[::1]:51234"), so that
+        `peer_address` drops the port and one client's connections count as one address."""
+        return grpc_peer(self._request.client_address() or "")
 
     def code(self) -> grpc.StatusCode | None:
         return self._code
@@ -106,6 +111,23 @@ class BridgeContext:
     ) -> None:
         self._code, self._details, self._trailing = code, details, tuple(trailing_metadata)
         raise Aborted(connect_code(code), details, status_details(self._trailing))
+
+
+def grpc_peer(address: str) -> str:
+    """An ASGI "host:port" in gRPC's peer form ("" stays "")."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host:
+        return address
+    host = host.strip("[]")
+    return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
+
+
+def connect_error(err: ServiceError) -> ConnectError:
+    """A service error as the HTTP port answers it: the gRPC port's code, message and details."""
+    status = to_status(err)
+    return ConnectError(
+        connect_code(status.code), status.details, status_details(status.trailing_metadata)
+    )
 
 
 def connect_code(code: grpc.StatusCode) -> Code:

@@ -15,6 +15,7 @@ from urllib.parse import unquote
 from .asgi import Receive, Scope, Send, respond
 
 INDEX = "index.html"
+MAX_PATH = 1024  # characters of a URL path; longer ones are answered 414
 
 
 class StaticFiles:
@@ -28,13 +29,16 @@ class StaticFiles:
         relative = unquote(url_path).lstrip("/")
         if "\x00" in relative:
             return None
-        candidate = (self.root / relative).resolve()
-        if not candidate.is_relative_to(self.root):
+        try:
+            candidate = (self.root / relative).resolve()
+            if not candidate.is_relative_to(self.root):
+                return None
+            if candidate.is_dir():
+                candidate = candidate / INDEX
+            if candidate.is_file():
+                return candidate
+        except OSError:  # a name too long for the file system, and the like: not a file
             return None
-        if candidate.is_dir():
-            candidate = candidate / INDEX
-        if candidate.is_file():
-            return candidate
         if "." not in Path(relative).name:
             index = self.root / INDEX
             return index if index.is_file() else None
@@ -44,6 +48,9 @@ class StaticFiles:
         method = scope["method"]
         if method not in ("GET", "HEAD"):
             await respond(send, 405, b"method not allowed\n", [(b"allow", b"GET, HEAD")])
+            return
+        if len(scope["path"]) > MAX_PATH:
+            await respond(send, 414, b"path too long\n")
             return
         found = self.find(scope["path"])
         if found is None:
