@@ -3,6 +3,7 @@
 
 from . import (  # noqa: F401
     double_tarok,
+    koenigrufen,
     slovenian,
     tarocco_bolognese,
     taroky,

@@ -157,6 +157,7 @@ def _bolognese(k: Knowledge, before: HandState | None, move: Move | None, after:
 RULES: dict[str, Callable[[Knowledge, HandState | None, Move | None, HandState], None]] = {
     "slovenian": _slovenian,
     "double_tarok": _slovenian,
+    "koenigrufen": _slovenian,
     "taroky": _taroky,
     "zwanzigerrufen": _zwanzigerrufen,
     "tarocco_bolognese": _bolognese,

@@ -21,6 +21,7 @@ HOME = {
     "slovenian": "sl",
     "double_tarok": "sl",
     "zwanzigerrufen": "de",
+    "koenigrufen": "de",
     "taroky": "cs",
     "tarocco_bolognese": "it",
 }
@@ -62,6 +63,12 @@ SAME_AS_ENGLISH = {
     ("taroky", "valat"),
     ("taroky", "talon"),
     ("tarocco_bolognese", "grande"),
+    ("koenigrufen", "trischaken"),
+    ("koenigrufen", "piccolo"),
+    ("koenigrufen", "zwiccolo"),
+    ("koenigrufen", "trula"),
+    ("koenigrufen", "pagat_ultimo"),
+    ("koenigrufen", "valat"),
 }
 # The kinds a rule set owns (its own words, under its message context).
 OWN_KINDS = (v.CONTRACT, v.BONUS, v.KONTRA, v.LINE, v.DECLARATION, v.COMBINATION, v.CHOICE, v.WORD)
