@@ -274,3 +274,18 @@ def test_random_playouts_under_every_option() -> None:
 def test_selfplay_has_no_invariant_failures() -> None:
     tally = selfplay.run(VARIANT, PLAYERS, 150, seed=3, pass_rate=0.7)
     assert tally.failures == []
+
+
+def test_the_besserrufer_declarer_must_announce_his_bird_first() -> None:
+    state = run(dealt(), "bid:besserrufer", "pass", "pass", "pass", "bid:besserrufer")
+    state = run(state, "call:CK", "talon:0", "discard:H2", "discard:H3", "discard:H4")
+    assert state.phase == Phase.ANNOUNCE and state.turn == 1
+    assert legal(state) == ["announce:quapil"]  # seat 1 holds the IIII, no other bird
+    try:
+        VARIANT.apply(state, Move(MoveKind.PASS))
+    except IllegalMove as err:
+        assert err.reason == "PASS_NOT_ALLOWED"
+    else:
+        raise AssertionError("the Besserrufer declarer passed without his bird")
+    state = run(state, "announce:quapil")
+    assert "pass" in legal(state)

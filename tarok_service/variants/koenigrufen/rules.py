@@ -14,13 +14,14 @@ from functools import cache
 from typing import ClassVar
 
 from ...engine import kontra as k
+from ...engine import moves as m
 from ...engine import tricks as t
 from ...engine.announce import RoundKey
 from ...engine.auction import Auction
 from ...engine.cards import Card
 from ...engine.fastcopy import evolve
 from ...engine.match import MatchState
-from ...engine.moves import Move
+from ...engine.moves import Move, MoveKind
 from ...engine.options import Rules
 from ...engine.outcome import HandResult
 from ...engine.state import Trick
@@ -154,6 +155,29 @@ class Koenigrufen(SlovenianFamily):
         if item == d.KING_ULTIMO:
             return any(c in s.called for c in s.hands[seat])
         return True
+
+    def _round_moves(self, s: SlovenianState, seat: int) -> list[Move]:
+        """The family's round, except that the declarer of a Besserrufer who holds a bird
+        must first announce one (the bird his bid was made on)."""
+        if self._bird_due(s, seat):
+            return [mv for mv in super()._round_moves(s, seat) if mv.value in d.BIRD_CARDS]
+        return super()._round_moves(s, seat)
+
+    def _bird_due(self, s: SlovenianState, seat: int) -> bool:
+        if self.contract_table[s.contract].id != d.BESSERRUFER or seat != s.declarer:
+            return False
+        if any(item in d.BIRD_CARDS and who == seat for item, who in s.announced):
+            return False
+        return any(card in s.hands[seat] for card in d.BIRD_CARDS.values())
+
+    def explain_round(self, s: SlovenianState, move: Move) -> str:
+        if s.turn is not None and self._bird_due(s, s.turn):
+            return (
+                m.Reason.ANNOUNCEMENT_NOT_ALLOWED
+                if move.kind == MoveKind.ANNOUNCE
+                else (m.Reason.PASS_NOT_ALLOWED)
+            )
+        return super().explain_round(s, move)
 
     def kontrable(self, s: SlovenianState, seat: int) -> list[str]:
         if self.contract_table[s.contract].id == d.TRISCHAKEN:
