@@ -69,6 +69,11 @@ SAME_AS_ENGLISH = {
     ("koenigrufen", "trula"),
     ("koenigrufen", "pagat_ultimo"),
     ("koenigrufen", "valat"),
+    ("koenigrufen", "uhu"),
+    ("koenigrufen", "kakadu"),
+    ("koenigrufen", "quapil"),
+    ("koenigrufen", "mond"),
+    ("koenigrufen", "pagat"),
 }
 # The kinds a rule set owns (its own words, under its message context).
 OWN_KINDS = (v.CONTRACT, v.BONUS, v.KONTRA, v.LINE, v.DECLARATION, v.COMBINATION, v.CHOICE, v.WORD)
