@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from tarok_service.variants.koenigrufen import data as d
-from tarok_service.variants.koenigrufen.scoring import trischaken_scores
+from tarok_service.variants.koenigrufen.scoring import trischaken_scores, trischaken_thirds
 
-from .koenigrufen_helpers import Hand, money, played, result, scores, side_thirds
+from .koenigrufen_helpers import VARIANT, Hand, money, played, result, scores, side_thirds
 
 EX1 = Hand(
     discards="CC D3 C9",
@@ -335,6 +335,26 @@ EX15 = Hand(
     ),
 )
 
+EX17 = Hand(
+    discards="",
+    talon="HJ H2 T2 T1 CJ CQ",
+    tricks=(
+        "T12 DC T17 T14",
+        "T7 C7 C9 T6",
+        "DQ T4 DJ T15",
+        "SK D2 T10 T11",
+        "DK C8 T5 S10",
+        "CC H3 C10 T9",
+        "S7 HC H1 SJ",
+        "S9 T13 S8 CK",
+        "H4 SQ SC HK",
+        "T18 T20 T21 T3",
+        "T19 HQ T16 D4",
+        "D3 T8 D1 T22",
+    ),
+)
+
+
 EX18 = Hand(
     discards="HJ S8 D1",
     talon="T17 SQ T6",
@@ -554,6 +574,15 @@ def test_kontra_counts_in_the_score_only_with_its_option() -> None:
     counted = played(EX20, "dreier", 0, levels=[(d.GAME, 2)], options={"kontra_in_score": True})
     assert scores(counted) == (48, -16, -16, -16)
     assert sum(line.points for line in result(counted).lines if 0 in line.seats) == 48
+
+
+def test_trischaken_hand_the_talon_goes_to_the_last_trick() -> None:
+    """Seat 1 has the most (91 thirds with the talon, won in the last trick); seat 3 took no
+    trick: the Jungfrau gets all 3 the loser pays."""
+    state = played(EX17, "trischaken", None)
+    assert state.tricks[-1].winner == 1 and state.tricks_won()[3] == 0
+    assert trischaken_thirds(VARIANT, state) == (60, 91, 59, 0)  # type: ignore[arg-type]
+    assert scores(state) == (0, -3, 0, 3)
 
 
 @pytest.mark.parametrize(

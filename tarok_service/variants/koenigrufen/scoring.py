@@ -71,7 +71,7 @@ def score(variant: Koenigrufen, s: SlovenianState) -> HandResult:
         contract=c.id,
         declarer=s.declarer,
         team=team,
-        won=sum(i.value for i in items) > 0,
+        won=items[0].value > 0,  # the game, or the valat that replaces it
         scores=money if counted else scores,
         penalties=(0,) * s.players,
         side_points=(sides[0] // 3, sides[1] // 3),
