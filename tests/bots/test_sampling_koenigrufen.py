@@ -15,11 +15,13 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.options import OptionValue
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.view import View
+from tarok_service.variants.koenigrufen import data as d
 from tarok_service.variants.koenigrufen.rules import KOENIGRUFEN
 from tarok_service.variants.koenigrufen.sampler import KoenigrufenSampler
 from tarok_service.variants.slovenian.state import SlovenianState
 
 SAMPLER = KoenigrufenSampler()
+BIRDS = d.BIRD_CARDS
 
 
 def census(state: HandState) -> Counter[Card]:
@@ -79,3 +81,23 @@ def test_pimc_samples_in_trick_play() -> None:
         if len(view.legal) > 1:
             used.append(bot.samples_used)
     assert used and min(used) >= 1
+
+
+def test_an_announced_bird_stays_with_its_announcer() -> None:
+    rules = KOENIGRUFEN.make_rules(4)
+    rng = random.Random(2)
+    checked = 0
+    for state, view in positions(60, 9):
+        birds = [(f.value, f.seat) for f in view.facts if f.kind == "announce" and f.value in BIRDS]
+        if not birds or view.seat is None:
+            continue
+        sample = SAMPLER.sample(view, rules, rng)
+        assert sample is not None
+        for item, seat in birds:
+            card = BIRDS[item]
+            assert seat is not None
+            played = any(c == card for tr in state.tricks for _, c in tr.plays)
+            if not played and all(c != card for _, c in state.trick):
+                assert card in sample.hands[seat]
+                checked += 1
+    assert checked
