@@ -22,6 +22,7 @@ CONFIGS = [
     "python_tarok_zwanzigerrufen",
     "python_tarok_taroky",
     "python_tarok_bolognese",
+    "python_tarok_koenigrufen",
 ]
 
 
