@@ -289,3 +289,24 @@ def test_the_besserrufer_declarer_must_announce_his_bird_first() -> None:
         raise AssertionError("the Besserrufer declarer passed without his bird")
     state = run(state, "announce:quapil")
     assert "pass" in legal(state)
+
+
+def test_the_hand_rules_out_some_bids() -> None:
+    """Seat 2 holds no bird: no Besserrufer; a hand with all four kings calls no king."""
+    state = run(dealt(), "pass")
+    assert state.turn == 2 and "bid:besserrufer" not in legal(state)
+    try:
+        VARIANT.apply(state, Move(MoveKind.BID, "besserrufer"))
+    except IllegalMove as err:
+        assert err.reason == "BID_NOT_ALLOWED"
+    else:
+        raise AssertionError("a Besserrufer without a bird was accepted")
+    four_kings = (
+        "T1 T2 T3 T21 T22 HK SK DK CK S8 D4 C8",
+        "T4 T5 T6 T7 T8 S7 HQ HC HJ H1 H2 H3",
+        "T9 T10 T11 T12 T13 C7 DQ DC DJ D1 D2 D3",
+        HANDS[3],
+    )
+    own = legal(run(dealt(four_kings), "pass", "pass", "pass"))
+    assert "bid:rufer" not in own and "bid:solorufer" not in own and "bid:besserrufer" not in own
+    assert "bid:trischaken" in own and "bid:dreier" in own

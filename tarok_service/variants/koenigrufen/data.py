@@ -47,6 +47,7 @@ CONTRACTS: tuple[Contract, ...] = (
 INDEX = {c.id: i for i, c in enumerate(CONTRACTS)}
 # Forehand's own contracts, open to him once the three others have passed.
 FOREHAND_ONLY = frozenset({INDEX[TRISCHAKEN], INDEX[RUFER], INDEX[SECHSERDREIER]})
+KING_CALLS = frozenset({RUFER, SOLORUFER, BESSERRUFER})  # not with all four kings in hand
 SOLO_GAMES = frozenset({SOLORUFER, SOLODREIER, FARBENSOLO})  # premiums count double
 COLOUR_GAMES = frozenset({FARBENDREIER, FARBENSOLO})  # tarocks do not beat suit cards
 SECHSERDREIER_LOST = 8  # a lost Sechserdreier costs 8 per opponent, not 4

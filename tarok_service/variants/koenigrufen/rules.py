@@ -10,6 +10,7 @@ the early end of the negative contracts, and its own scoring (`scoring.py`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import ClassVar
 
@@ -88,6 +89,44 @@ class Koenigrufen(SlovenianFamily):
         if self.contract_table[index].id == d.TRISCHAKEN:
             return start_tricks(s, s.forehand, contract=index, auction=auction, facts=facts)
         return super()._contract_chosen(s, seat, index, auction, facts)
+
+    # --- hand conditions of the bids ---------------------------------------------------------
+
+    def legal_bidding(self, s: SlovenianState) -> list[Move]:
+        """The family's bids less those the bidder's hand rules out."""
+        moves = super().legal_bidding(s)
+        assert s.turn is not None
+        barred = self._barred_bids(s, s.turn)
+        return [mv for mv in moves if mv.value not in barred] if barred else moves
+
+    def _barred_bids(self, s: SlovenianState, seat: int) -> frozenset[str]:
+        """No king call with all four kings; no Besserrufer without a bird."""
+        hand = s.hands[seat]
+        barred: set[str] = set()
+        if sum(1 for c in hand if is_suit_king(c)) == 4:
+            barred |= d.KING_CALLS
+        if not any(c in hand for c in d.BIRD_CARDS.values()):
+            barred.add(d.BESSERRUFER)
+        return frozenset(barred)
+
+    def explain_bidding(self, s: SlovenianState, move: Move) -> str:
+        seat = s.turn
+        if (
+            move.kind == MoveKind.BID
+            and seat is not None
+            and move.value in self._barred_bids(s, seat)
+        ):
+            return m.Reason.BID_NOT_ALLOWED
+        return super().explain_bidding(s, move)
+
+    def playout_bidding(
+        self, s: SlovenianState, pick: Callable[[list[Move]], Move]
+    ) -> SlovenianState:
+        """The auction played to its end by `pick`, bid by bid (the hand conditions are not in
+        the family's quick auction)."""
+        while s.phase == Phase.BIDDING:
+            s = self.apply_bidding(s, pick(self.legal_bidding(s)))
+        return s
 
     # --- king call and talon --------------------------------------------------------------
 
