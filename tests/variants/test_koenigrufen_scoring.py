@@ -413,6 +413,26 @@ EX20 = Hand(
 )
 
 
+EX21 = Hand(
+    discards="HJ D2 DQ",
+    talon="S8 CC T22",
+    tricks=(
+        "T2 T8 DC T12",
+        "S9 T4 CQ D1",
+        "T15 C7 HQ T3",
+        "DK H1 T21 CJ",
+        "T10 C10 D4 T18",
+        "S10 C9 S7 SK",
+        "T17 T1 H3 T7",
+        "T6 T9 T19 T16",
+        "T20 T13 CK T11",
+        "H2 D3 C8 T5",
+        "SJ DJ SC T14",
+        "HK SQ HC H4",
+    ),
+)
+
+
 def test_rufer_won_with_silent_trull_against_and_silent_kings_for() -> None:
     """41 points 2 Blatt; the opponents hold the trull, the declarer side all four kings:
     game 1, kings +1, trull -1."""
@@ -610,3 +630,12 @@ def test_trischaken_jungfrauen_full_each_gets_the_whole_pay() -> None:
         0,
         3,
     )
+
+
+def test_own_king_call_the_declarer_alone_with_king_ultimo() -> None:
+    """Option own_king_call: seat 0 calls his own HK, plays alone, announces king ultimo and
+    wins the last trick with it: game 1 and king ultimo 2, 1 against 3."""
+    options = {"own_king_call": True}
+    state = played(EX21, "rufer", 0, called="HK", announced=[(d.KING_ULTIMO, 0)], options=options)
+    assert state.tricks[-1].winner == 0 and side_thirds(state)[0] == 120
+    assert scores(state) == (9, -3, -3, -3)

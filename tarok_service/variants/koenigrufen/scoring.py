@@ -229,7 +229,7 @@ def _open_item(s: SlovenianState, c: Contract, item: str) -> bool:
     only after a call."""
     if c.id in d.COLOUR_GAMES:
         return item == d.KINGS
-    return item != d.KING_ULTIMO or bool(s.called and s.partners)
+    return item != d.KING_ULTIMO or bool(s.called)
 
 
 def negative_items(s: SlovenianState, c: Contract) -> list[Item]:
