@@ -4,6 +4,7 @@
 from . import (  # noqa: F401
     double_tarok,
     french_tarot,
+    koenigrufen,
     slovenian,
     tarocco_bolognese,
     taroky,

@@ -175,6 +175,7 @@ def _french_tarot(
 RULES: dict[str, Callable[[Knowledge, HandState | None, Move | None, HandState], None]] = {
     "slovenian": _slovenian,
     "double_tarok": _slovenian,
+    "koenigrufen": _slovenian,
     "taroky": _taroky,
     "zwanzigerrufen": _zwanzigerrufen,
     "tarocco_bolognese": _bolognese,

@@ -21,6 +21,7 @@ HOME = {
     "slovenian": "sl",
     "double_tarok": "sl",
     "zwanzigerrufen": "de",
+    "koenigrufen": "de",
     "taroky": "cs",
     "tarocco_bolognese": "it",
     "french_tarot": "fr",
@@ -63,6 +64,17 @@ SAME_AS_ENGLISH = {
     ("taroky", "valat"),
     ("taroky", "talon"),
     ("tarocco_bolognese", "grande"),
+    ("koenigrufen", "trischaken"),
+    ("koenigrufen", "piccolo"),
+    ("koenigrufen", "zwiccolo"),
+    ("koenigrufen", "trula"),
+    ("koenigrufen", "pagat_ultimo"),
+    ("koenigrufen", "valat"),
+    ("koenigrufen", "uhu"),
+    ("koenigrufen", "kakadu"),
+    ("koenigrufen", "quapil"),
+    ("koenigrufen", "mond"),
+    ("koenigrufen", "pagat"),
 }
 # The kinds a rule set owns (its own words, under its message context).
 OWN_KINDS = (v.CONTRACT, v.BONUS, v.KONTRA, v.LINE, v.DECLARATION, v.COMBINATION, v.CHOICE, v.WORD)

@@ -25,6 +25,7 @@ CONFIGS = [
     "python_tarok_french_tarot",
     "python_tarok_french_tarot(players=3)",
     "python_tarok_french_tarot(players=5)",
+    "python_tarok_koenigrufen",
 ]
 
 

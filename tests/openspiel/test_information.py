@@ -17,7 +17,8 @@ from tarok_service.engine.cards import Card
 from tarok_service.engine.view import View
 
 NAMES = ["python_tarok_slovenian", "python_tarok_double", "python_tarok_zwanzigerrufen",
-         "python_tarok_taroky", "python_tarok_bolognese", "python_tarok_french_tarot"]  # fmt: skip
+         "python_tarok_taroky", "python_tarok_bolognese", "python_tarok_french_tarot",
+         "python_tarok_koenigrufen"]  # fmt: skip
 
 
 def card_tokens(text: str, codes: dict[str, Card]) -> set[Card]:

@@ -47,6 +47,7 @@ class Family:
     suit_call_players: frozenset[int] = frozenset()  # whose call names a suit's kings (all packs)
     item_players: Mapping[str, frozenset[int]] = field(default_factory=dict)  # item -> counts
     tie_rule: str = t.TIE_FIRST  # equal cards (two packs): which wins the trick
+    redeal_without_tarok: bool = True  # a hand without a tarok is dealt again
     # Hooks: values that depend on the table's options, and the bonus scoring.
     forehand_only: Callable[[Rules], frozenset[int]] = lambda rules: frozenset()
     bonus_table: Callable[[Rules], BonusTable] | None = None  # default: `bonus_values`

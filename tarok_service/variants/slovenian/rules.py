@@ -205,7 +205,8 @@ class SlovenianFamily(
         talon_at, seats_at, auction, bidding_turn = plan
         hands, taroks = self._hands_of(order, seats_at, self._tarok_mask)
         talon = itemgetter(*talon_at(order))(self._deck.cards)
-        phase, turn = (Phase.BIDDING, bidding_turn) if taroks else (Phase.REDEAL, None)
+        played = taroks or not self.family.redeal_without_tarok
+        phase, turn = (Phase.BIDDING, bidding_turn) if played else (Phase.REDEAL, None)
         dealt: SlovenianState = _DEALT_COPY(
             self._blank(rules), dealer, phase, turn, hands, talon, auction
         )
