@@ -152,6 +152,8 @@ def test_every_example_runs_against_a_server(server: ServerThread) -> None:
     for item in seat.watch(with_views=True):  # the bots play the match to its end
         if item.WhichOneof("item") == "view" and item.view.status == FINISHED:
             break
+    analysed = ex.run("TarokService.AnalyseHand")  # the last hand of the finished match
+    assert int(analysed["dealNumber"]) >= 1 and analysed["measure"] in ("points", "tricks")
     rematch = ex.run("TarokService.Rematch")
     assert rematch["tableId"] != ex.variables["TABLE"] and rematch["token"]
 
