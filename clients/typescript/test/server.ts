@@ -51,7 +51,9 @@ export class ServerHome {
 }
 
 function startServer(args: readonly string[]): Promise<Server> {
-  const child = spawn(TAROK, ["serve", "--host", "127.0.0.1", "--heartbeat", "2", ...args], {
+  // a 0.1 s clock floor: the lobby test plays a table on a 300 ms clock (the default is 1 s)
+  const base = ["serve", "--host", "127.0.0.1", "--heartbeat", "2", "--min-time-per-move", "0.1"];
+  const child = spawn(TAROK, [...base, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
