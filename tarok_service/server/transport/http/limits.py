@@ -164,8 +164,9 @@ class Body:
     async def drain(self) -> None:
         """Read and drop what is left of the body, within the bounds above."""
         cap = DRAIN_FACTOR * self.limits.max_body
-        if self.refused and (self.length is None or self.length > cap):
-            return  # a refused body of unknown or too great a length is not read on
+        if self.refused and self.length is not None and self.length > cap:
+            return  # a refused body of too great a declared length is not read on (one of
+            # unknown length is, within `cap`: a gRPC client still sending reads its status)
         try:
             while not self.done and not self.stalled and self.read <= cap:
                 message = await self._next()
