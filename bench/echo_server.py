@@ -161,16 +161,14 @@ async def serve(
     if store is not None:
         await store.open()
     plain = None
+    echo: Echo
     if plain_sqlite is not None:
-        plain = PlainDurableEcho(reply_bytes, plain_sqlite, sync)
+        echo = plain = PlainDurableEcho(reply_bytes, plain_sqlite, sync)
         plain.start(asyncio.get_running_loop())
-    echo = (
-        plain
-        if plain is not None
-        else Echo(reply_bytes)
-        if store is None
-        else DurableEcho(reply_bytes, store)
-    )
+    elif store is not None:
+        echo = DurableEcho(reply_bytes, store)
+    else:
+        echo = Echo(reply_bytes)
     target = server if registered else generic_only(server)
     svc_grpc.add_TarokServiceServicer_to_server(echo, target)
     bound = server.add_insecure_port(f"127.0.0.1:{port}")

@@ -13,6 +13,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SECRET = "bench"  # the token secret the benchmarks' servers run with
 
 
+def rss_kib(pid: int) -> int:
+    """A process's resident memory in KiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise SystemExit("no VmRSS (Linux only)")
+
+
 def start_server(store: str, *extra: str) -> tuple[subprocess.Popen[str], str]:
     """Start `tarok serve --store STORE` (plus `extra` flags); return the process and target."""
     env = dict(os.environ, TAROK_SECRET=SECRET)

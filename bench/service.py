@@ -264,14 +264,11 @@ async def run(
                     moved["echo_rps"], moved["echo_p50_ms"] = echoed["rps"], echoed["p50_ms"]
                     moved["echo_p99_ms"], moved["echo_cpu_us"] = echoed["p99_ms"], echoed["cpu_us"]
                     moved["echo_loop_cpu_us"] = echoed["loop_cpu_us"]
-                    if target.floor is not None:
-                        floor = await echo_round(target.floor, concurrency, per_caller, sizes[0])
-                        moved["floor_rps"], moved["floor_p50_ms"] = floor["rps"], floor["p50_ms"]
-                        moved["floor_cpu_us"] = floor["cpu_us"]
-                    if target.plain is not None:
-                        plain = await echo_round(target.plain, concurrency, per_caller, sizes[0])
-                        moved["plain_rps"], moved["plain_p50_ms"] = plain["rps"], plain["p50_ms"]
-                        moved["plain_cpu_us"] = plain["cpu_us"]
+                    for key, floor in (("floor", target.floor), ("plain", target.plain)):
+                        if floor is not None:
+                            got = await echo_round(floor, concurrency, per_caller, sizes[0])
+                            for figure in ("rps", "p50_ms", "cpu_us"):
+                                moved[f"{key}_{figure}"] = got[figure]
             print(f"  repetition {rep + 1}/{args.repetitions} done (load {loadavg()})",
                   file=sys.stderr, flush=True)  # fmt: skip
     finally:
@@ -290,14 +287,12 @@ def medians(rounds: list[dict[str, float]]) -> dict[str, float]:
     out["cpu_ratio"] = statistics.median(r["cpu_us"] / r["echo_cpu_us"] for r in rounds)
     loops = [r["loop_cpu_us"] / r["echo_loop_cpu_us"] for r in rounds if r["echo_loop_cpu_us"]]
     out["loop_cpu_ratio"] = statistics.median(loops) if loops else 0.0
-    if "floor_rps" in rounds[0]:
-        out["floor_rps_ratio"] = statistics.median(r["rps"] / r["floor_rps"] for r in rounds)
-        out["floor_p50_ratio"] = statistics.median(r["p50_ms"] / r["floor_p50_ms"] for r in rounds)
-        out["floor_echo_ratio"] = statistics.median(r["floor_rps"] / r["echo_rps"] for r in rounds)
-    if "plain_rps" in rounds[0]:
-        out["plain_rps_ratio"] = statistics.median(r["rps"] / r["plain_rps"] for r in rounds)
-        out["plain_p50_ratio"] = statistics.median(r["p50_ms"] / r["plain_p50_ms"] for r in rounds)
-        out["plain_echo_ratio"] = statistics.median(r["plain_rps"] / r["echo_rps"] for r in rounds)
+    for key in ("floor", "plain"):  # the durable echoes, where the run measured them
+        if f"{key}_rps" in rounds[0]:
+            rps, p50 = f"{key}_rps", f"{key}_p50_ms"
+            out[f"{key}_rps_ratio"] = statistics.median(r["rps"] / r[rps] for r in rounds)
+            out[f"{key}_p50_ratio"] = statistics.median(r["p50_ms"] / r[p50] for r in rounds)
+            out[f"{key}_echo_ratio"] = statistics.median(r[rps] / r["echo_rps"] for r in rounds)
     out["repetitions"] = len(rounds)
     return out
 

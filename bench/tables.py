@@ -38,51 +38,45 @@ def service(d: dict[str, Any]) -> list[str]:
 
 def floor_table(results: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
     """SubmitMove against the durable echo, where the run measured it (else nothing)."""
-    floors = [(s, c, r) for s, by_c in results.items() for c, r in by_c.items()
-              if "floor_rps" in r]  # fmt: skip
-    if not floors:
-        return []
-    out = [
-        "",
+    intro = (
         "Against the durable echo (`bench/echo_server.py --store`: grpc.aio and one append to "
-        "the same kind of store per call, nothing else), in the same rounds:",
-        "",
-        "| store | callers | moves/s | durable echo/s | durable / bare echo | moves / durable "
-        "echo | p50 ms (durable echo) | p50 ratio | server CPU per call, us (durable echo) |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for store, c, r in floors:
-        out.append(
-            f"| {store} | {c} | {r['rps']:.0f} | {r['floor_rps']:.0f} "
-            f"| {r['floor_echo_ratio']:.2f} | {r['floor_rps_ratio']:.2f} "
-            f"| {r['p50_ms']:.2f} ({r['floor_p50_ms']:.2f}) | {r['floor_p50_ratio']:.2f} "
-            f"| {r['cpu_us']:.0f} ({r['floor_cpu_us']:.0f}) |"
-        )
-    return out
+        "the same kind of store per call, nothing else), in the same rounds:"
+    )
+    return _echo_floor(results, "floor", intro, "durable echo", "durable")
 
 
 def plain_floor_table(results: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
     """SubmitMove against the independent durable echo, where the run measured it."""
+    intro = (
+        "Against the independent durable echo (`bench/echo_server.py --plain-sqlite`: grpc.aio "
+        "and a plain sqlite3 writer thread, group commit, WAL; none of our store), in the same "
+        "rounds:"
+    )
+    return _echo_floor(results, "plain", intro, "plain durable echo", "plain")
+
+
+def _echo_floor(
+    results: dict[str, dict[str, dict[str, Any]]], key: str, intro: str, name: str, short: str
+) -> list[str]:
+    """SubmitMove against one kind of echo floor (the `<key>_*` figures of each round)."""
     floors = [(s, c, r) for s, by_c in results.items() for c, r in by_c.items()
-              if "plain_rps" in r]  # fmt: skip
+              if f"{key}_rps" in r]  # fmt: skip
     if not floors:
         return []
     out = [
         "",
-        "Against the independent durable echo (`bench/echo_server.py --plain-sqlite`: grpc.aio "
-        "and a plain sqlite3 writer thread, group commit, WAL; none of our store), in the same "
-        "rounds:",
+        intro,
         "",
-        "| store | callers | moves/s | plain durable echo/s | plain / bare echo | moves / plain "
-        "echo | p50 ms (plain echo) | p50 ratio | server CPU per call, us (plain echo) |",
+        f"| store | callers | moves/s | {name}/s | {short} / bare echo | moves / {short} "
+        f"echo | p50 ms ({short} echo) | p50 ratio | server CPU per call, us ({short} echo) |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for store, c, r in floors:
         out.append(
-            f"| {store} | {c} | {r['rps']:.0f} | {r['plain_rps']:.0f} "
-            f"| {r['plain_echo_ratio']:.2f} | {r['plain_rps_ratio']:.2f} "
-            f"| {r['p50_ms']:.2f} ({r['plain_p50_ms']:.2f}) | {r['plain_p50_ratio']:.2f} "
-            f"| {r['cpu_us']:.0f} ({r['plain_cpu_us']:.0f}) |"
+            f"| {store} | {c} | {r['rps']:.0f} | {r[f'{key}_rps']:.0f} "
+            f"| {r[f'{key}_echo_ratio']:.2f} | {r[f'{key}_rps_ratio']:.2f} "
+            f"| {r['p50_ms']:.2f} ({r[f'{key}_p50_ms']:.2f}) | {r[f'{key}_p50_ratio']:.2f} "
+            f"| {r['cpu_us']:.0f} ({r[f'{key}_cpu_us']:.0f}) |"
         )
     return out
 

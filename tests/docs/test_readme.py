@@ -76,7 +76,7 @@ def test_the_tour_runs_as_written(server: ServerThread) -> None:
 
 def test_the_http_port_examples_answer(server: ServerThread) -> None:
     script = addressed(section("## A five-minute tour", index=1), server)
-    commands = [c for c in re.split(r"\n(?=curl )", script.strip())]
+    commands = re.split(r"\n(?=curl )", script.strip())
     assert len(commands) == 4
     for command in commands:
         done = subprocess.run(

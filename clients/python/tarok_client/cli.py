@@ -118,8 +118,9 @@ def _target(server: str | None) -> Iterator[str]:
 def _demo(args: argparse.Namespace) -> int:
     from .demo import play_table
 
-    bot = args.bot or ("heuristic" if _has_brains() else "random")
-    if bot != "random" and not _has_brains():
+    brains = _has_brains()
+    bot = args.bot or ("heuristic" if brains else "random")
+    if bot != "random" and not brains:
         raise MissingPart(f"--bot {bot} {RULES_HINT.removeprefix('it ')}, or use --bot random")
     with _target(args.server) as target, connect(target) as client:
         client.wait_ready(timeout=15)

@@ -3,7 +3,7 @@ revealed, numbered without gaps, each move legal for the seat whose turn it is, 
 recorded scores (and the final totals) the ones the rules give. A move swapped, dropped or
 changed, a deal or a score removed, fails here (`verify.py` checks the commitments).
 
-`problems(log, table)` lists what does not replay ([] when everything does).
+`problems(log, variant, rules, created)` lists what does not replay ([] when everything does).
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from tarok_service.engine.variant import Variant
 
 
 class _Replay:
-    def __init__(self, log: ev.TableLog, variant: Variant[Any], rules: Any, created: Any) -> None:
-        self.log = log
+    def __init__(self, variant: Variant[Any], rules: Any, created: Any) -> None:
         self.variant = variant
         self.rules = rules
         self.deck = variant.deck(rules)
@@ -89,8 +88,7 @@ class _Replay:
 
 def problems(log: ev.TableLog, variant: Variant[Any], rules: Any, created: Any) -> list[str]:
     """What in a complete (finished) table log does not replay under its rules."""
-    replay = _Replay(log, variant, rules, created)
-    out: list[str] = []
+    replay = _Replay(variant, rules, created)
     ended = False
     for at, event in enumerate(log.events, 1):
         kind = event.WhichOneof("body")
@@ -104,8 +102,5 @@ def problems(log: ev.TableLog, variant: Variant[Any], rules: Any, created: Any) 
         elif kind == "table_closed":
             problem, ended = replay.closed(at, event.table_closed), True
         if problem is not None:
-            out.append(f"{log.table_id} {problem}")
-            return out  # what follows cannot be replayed from a wrong state
-    if not ended:
-        out.append(f"{log.table_id}: the complete log does not end with TableClosed")
-    return out
+            return [f"{log.table_id} {problem}"]  # what follows cannot replay from a wrong state
+    return [] if ended else [f"{log.table_id}: the complete log does not end with TableClosed"]

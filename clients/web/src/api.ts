@@ -99,21 +99,13 @@ export function vocabulary(variant: VariantInfo | undefined): Map<string, string
   return out;
 }
 
-/** The vocabulary of a rule set by its id (empty when the server cannot be asked). */
-export async function vocabularyOf(id: string): Promise<Map<string, string>> {
+/** A rule set by its id, in the page's language (undefined when unknown or the server cannot
+ * be asked). */
+export async function variantInfo(id: string): Promise<VariantInfo | undefined> {
   try {
-    return vocabulary((await variantList()).find((v) => v.id === id));
+    return (await variantList()).find((v) => v.id === id);
   } catch {
-    return new Map();
-  }
-}
-
-/** A rule set's name in the page's language ("Slovenski tarok"); its id if unknown. */
-export async function variantName(id: string): Promise<string> {
-  try {
-    return (await variantList()).find((v) => v.id === id)?.name || id;
-  } catch {
-    return id;
+    return undefined;
   }
 }
 

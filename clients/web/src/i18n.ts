@@ -38,3 +38,9 @@ export function t(key: string, values: Readonly<Record<string, string | number>>
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     values[name] === undefined ? whole : String(values[name]));
 }
+
+/** The word `key` when some catalogue has it, else `fallback`. */
+export function wordOr(key: string, fallback: string): string {
+  const word = t(key);
+  return word === key ? fallback : word;
+}

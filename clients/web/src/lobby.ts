@@ -3,7 +3,7 @@ import { TableStatus } from "../../typescript/src/index.js";
 import type { OptionInfo, TableSummary, VariantInfo } from "../../typescript/src/index.js";
 import { client, connectionOk, errorText, forgetTable, languageMenu, saveSeat, savedSeats, variantList } from "./api.js";
 import { fill, h } from "./dom.js";
-import { locale, t } from "./i18n.js";
+import { locale, t, wordOr } from "./i18n.js";
 import { isStale, seatLines, tableTitle } from "./listing.js";
 import { botWord } from "./names.js";
 
@@ -14,12 +14,6 @@ const NAME_KEY = "tarok.name";
 
 function field(label: string, control: HTMLElement, hint = ""): HTMLElement {
   return h("label", { class: "field" }, h("span", {}, label), control, hint ? h("small", {}, hint) : null);
-}
-
-/** A word of the page's catalogue (`web.<key>`), else `fallback`. */
-function wordOr(key: string, fallback: string): string {
-  const word = t(key);
-  return word === key ? fallback : word;
 }
 
 /** A rule option's name in the page's language ("radelc_mode" -> "Whose radelc doubles"). */

@@ -1,5 +1,5 @@
 // Names that tell the seats of a table apart, in the page's language.
-import { t } from "./i18n.js";
+import { t, wordOr } from "./i18n.js";
 
 export interface NamedSeat {
   readonly seat: number;
@@ -17,8 +17,7 @@ function isPlainBot(s: NamedSeat): boolean {
 
 /** The bot kind's word ("Heuristic bot"); unknown kinds by their id. */
 export function botWord(kind: string): string {
-  const word = t(`bot_${kind}`);
-  return word === `bot_${kind}` ? kind : word;
+  return wordOr(`bot_${kind}`, kind);
 }
 
 /** One name per seat, all different: bots of the same kind numbered in seat order

@@ -8,6 +8,7 @@ import { cardFace } from "./cards.js";
 import { fill, h, keepFocus } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatNames } from "./names.js";
+import { credited } from "./results.js";
 import { gameLabel, points } from "./sheet.js";
 import { moveCard, replayOf } from "./steps.js";
 import type { Moment, Replay } from "./steps.js";
@@ -46,6 +47,7 @@ class ReplayPage {
   private readonly names: string[];
   private readonly cards = new Map<string, Card>();
   private readonly variantName: string;
+  private readonly players: number;
   private at = 0;
 
   constructor(
@@ -56,11 +58,11 @@ class ReplayPage {
   ) {
     const created = log.events.find((e) => e.body.case === "tableCreated")?.body;
     const variantId = created?.case === "tableCreated" ? created.value.variant : "";
-    const players = created?.case === "tableCreated" ? created.value.players : 4;
+    this.players = created?.case === "tableCreated" ? created.value.players : 4;
     const variant = variants.find((v) => v.id === variantId);
     this.variantName = variant?.name || variantId;
     this.words = vocabulary(variant);
-    this.replay = replayOf(log.events, players);
+    this.replay = replayOf(log.events, this.players);
     this.names = seatNames(this.replay.seats.map((s, i) => s ?? { seat: i, name: "", bot: "" }));
     for (const m of this.replay.moments) for (const c of [...m.dealt.flat(), ...m.talon]) this.cards.set(c.code, c);
   }
@@ -163,7 +165,7 @@ class ReplayPage {
 
   private result(r: HandResult): HTMLElement {
     const game = gameLabel(r, this.words);
-    const amounts = r.settled?.amounts.length ? r.settled.amounts : r.totals;
+    const amounts = credited(r, this.players);
     return h("div", { class: "replay-result" },
       h("p", {}, h("strong", {}, game),
         r.declarer !== undefined ? ` · ${this.names[r.declarer] ?? ""}` : "",

@@ -3,7 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import { CardSchema, Code, errorInfo, TableStatus } from "../../typescript/src/index.js";
 import type { Card, HandScored, HandView, LegalMove, Play, TableView, TarokSeat } from "../../typescript/src/index.js";
-import { client, connectionOk, errorText, languageMenu, onConnection, saveSeat, savedSeats, variantName, vocabularyOf } from "./api.js";
+import { client, connectionOk, errorText, languageMenu, onConnection, saveSeat, savedSeats, variantInfo, vocabulary } from "./api.js";
 import type { SavedSeat } from "./api.js";
 import { cardFace, roman } from "./cards.js";
 import { fill, h, keepFocus } from "./dom.js";
@@ -86,8 +86,9 @@ class TablePage {
           this.view = value;
           this.names = seatNames(value.seats);
           if (this.variant === "") {
-            this.variant = await variantName(value.variant);
-            this.terms = await vocabularyOf(value.variant);
+            const info = await variantInfo(value.variant);
+            this.variant = info?.name || value.variant;
+            this.terms = vocabulary(info);
           }
           if (value.serverTime) {
             const server = Number(value.serverTime.seconds) * 1000 + value.serverTime.nanos / 1e6;
