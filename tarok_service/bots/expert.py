@@ -68,15 +68,17 @@ class ExpertBot:
     def choose(self, view: View, variant: Variant[Any], rules: Rules) -> Move:
         """One of `view.legal`."""
         start = time.perf_counter()
-        default = self.fallback.choose(view, variant, rules)
         self.worlds_used = 0
+        # card duties the solver does not model: PIMC decides every move (outside trick play
+        # it plays as the heuristic bot does, so the heuristic is not asked twice)
+        if not solvable(variant):
+            return self.unsolved.choose(view, variant, rules)
+        default = self.fallback.choose(view, variant, rules)
         sampler = find_rule_set(variant.id).sampler
         if len(view.legal) == 1 or view.phase != TRICKS or sampler is None:
             return default
         if not isinstance(variant, TrickPlay):
             return default
-        if not solvable(variant):  # card duties the solver does not model: PIMC decides
-            return self.unsolved.choose(view, variant, rules)
         scores = self.evaluate(view, variant, rules, sampler, start + self.budget * SAFETY)
         if scores is None:
             return default
