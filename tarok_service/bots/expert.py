@@ -26,6 +26,7 @@ from typing import Any
 from ..engine.cards import Card
 from ..engine.moves import Move
 from ..engine.options import Rules
+from ..engine.sampling import Sampler
 from ..engine.state import TRICKS, HandState
 from ..engine.trickplay import TrickPlay
 from ..engine.variant import Variant
@@ -67,16 +68,18 @@ class ExpertBot:
     def choose(self, view: View, variant: Variant[Any], rules: Rules) -> Move:
         """One of `view.legal`."""
         start = time.perf_counter()
-        default = self.fallback.choose(view, variant, rules)
         self.worlds_used = 0
+        # card duties the solver does not model: PIMC decides every move (outside trick play
+        # it plays as the heuristic bot does, so the heuristic is not asked twice)
+        if not solvable(variant):
+            return self.unsolved.choose(view, variant, rules)
+        default = self.fallback.choose(view, variant, rules)
         sampler = find_rule_set(variant.id).sampler
         if len(view.legal) == 1 or view.phase != TRICKS or sampler is None:
             return default
         if not isinstance(variant, TrickPlay):
             return default
-        if not solvable(variant):  # card duties the solver does not model: PIMC decides
-            return self.unsolved.choose(view, variant, rules)
-        scores = self.evaluate(view, variant, rules, start + self.budget * SAFETY)
+        scores = self.evaluate(view, variant, rules, sampler, start + self.budget * SAFETY)
         if scores is None:
             return default
         deck = variant.deck(rules)
@@ -87,14 +90,16 @@ class ExpertBot:
         return moves[best]
 
     def evaluate(
-        self, view: View, variant: TrickPlay[Any], rules: Rules, deadline: float
+        self,
+        view: View,
+        variant: TrickPlay[Any],
+        rules: Rules,
+        sampler: Sampler[Any],
+        deadline: float,
     ) -> dict[Any, float] | None:
         """Weighted mean value for the bot's side of each legal card over the sampled deals,
         or None when no deal was drawn."""
         assert view.seat is not None
-        sampler = find_rule_set(rules.variant).sampler
-        if sampler is None:  # the caller checked: evaluate runs only with a sampler
-            return None
         deck = variant.deck(rules)
         seat = view.seat
         totals: dict[Any, float] = {}

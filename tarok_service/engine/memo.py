@@ -65,9 +65,6 @@ class RulesMemo:
             memo.clear()
         return memo
 
-    def clear(self) -> None:
-        self.memos.clear()
-
 
 def unmemoised(variant: T) -> T:
     """A fresh object of the rule set's class: the same rules without any remembered answer

@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar
 from . import tricks as t
 from .cards import Card, Deck
 from .fastcopy import copier, evolve
-from .moves import Move, MoveKind
+from .moves import Move, MoveKind, Reason
 from .phases import PhaseRule
 from .state import SCORED, TRICKS, HandState, Trick, replace_at, without
 from .trickwatch import EVERY_TRICK, QUIET, Pair, TrickWatch, compiled_watch
@@ -97,7 +97,7 @@ class TrickPlay(Generic[S]):
         deck = self.deck(state.rules)
         card = deck.by_code.get(move.value)
         if move.kind != _PLAY or card is None:
-            return "WRONG_PHASE"
+            return Reason.WRONG_PHASE
         trick = [c for _, c in state.trick]
         return t.explain(state.hands[state.turn], trick, card, self.trick_rules(state))
 

@@ -11,6 +11,7 @@ from ...engine import tricks as t
 from ...engine.cards import Card, Deck
 from ._dds import Game
 
+TrickRules = t.TrickRules
 _TIES = {t.TIE_FIRST: 0, t.TIE_LEAD_PACK: 1, t.TIE_LAST: 2}
 _EMPERORS = {t.EMPEROR_ANY: 0, t.EMPEROR_PAGAT_LAST: 1, t.EMPEROR_MOND_SKIS_PAGAT: 2}
 TABLE_BITS = 18  # 2^18 entries of 24 bytes: 6 MB per game
@@ -30,9 +31,6 @@ def rule_flags(rules: TrickRules) -> list[int]:
         int(rules.mond_not_under_skis),
         int(rules.suits_before_trump_lead),
     ]
-
-
-TrickRules = t.TrickRules
 
 
 def suit_ids(deck: Deck, trump: str) -> dict[str, int]:
@@ -78,13 +76,15 @@ def game_for(
     if own is not None:
         game = own.get(key)
         if game is None:
-            game = own[key] = build_game(deck, rules, players, dict(zip(deck.cards, values,
-                                                                        strict=True)))
+            game = own[key] = _new_game(deck, rules, players, values)
         return game
     found = _GAMES.get(key)
     if found is None or found[0] is not deck:
         if len(_GAMES) >= 16:
             _GAMES.clear()
-        game = build_game(deck, rules, players, dict(zip(deck.cards, values, strict=True)))
-        found = _GAMES[key] = (deck, game)
+        found = _GAMES[key] = (deck, _new_game(deck, rules, players, values))
     return found[1]
+
+
+def _new_game(deck: Deck, rules: TrickRules, players: int, values: Sequence[int]) -> Game:
+    return build_game(deck, rules, players, dict(zip(deck.cards, values, strict=True)))
