@@ -69,6 +69,12 @@ class ServerConfig:
     # which the parent gathers into its one endpoint (`ops/gathered.py`).
     metrics_any_port: bool = False
 
+    @property
+    def accepted_secrets(self) -> tuple[bytes, ...]:
+        """Every secret a token or a derived id is checked under: the current one first, then
+        the previous ones still accepted (a rotation)."""
+        return (self.secret, *self.previous_secrets)
+
 
 def resolve_secret(
     given: str | None, environ: dict[str, str] | None = None, key_file: str | None = None

@@ -93,7 +93,6 @@ class Watchdog:
         self._since = 0.0
         self._busy = threading.Event()
         self._stopping = False
-        self.fired = 0  # statements interrupted so far
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -123,7 +122,6 @@ class Watchdog:
                     continue
                 if time.monotonic() - since > self.limit:
                     self._conn = None
-                    self.fired += 1
                     interrupt(conn)
                     continue
             time.sleep(tick)

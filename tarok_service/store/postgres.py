@@ -302,7 +302,7 @@ class PostgresEventStore:
     @_guarded
     async def get_or_set(self, name: str, value: bytes) -> bytes:
         """The value kept under `name`, stored first if missing; see `EventStore.get_or_set`."""
-        async with self._db().connection() as conn:
+        async with self._connection() as conn:
             await conn.execute(_KEEP_VALUE, (name, value))
             cur = await conn.execute(_KEPT_VALUE, (name,))
             row = await cur.fetchone()

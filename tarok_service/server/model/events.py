@@ -22,8 +22,9 @@ def _body() -> list[tuple[str, str, type[Message]]]:
     return out
 
 
-CLASSES: dict[str, type[Message]] = {name: cls for name, _, cls in _body()}
-FIELDS: dict[str, str] = {name: field for name, field, _ in _body()}
+_BODY = _body()
+CLASSES: dict[str, type[Message]] = {name: cls for name, _, cls in _BODY}
+FIELDS: dict[str, str] = {name: field for name, field, _ in _BODY}
 
 TABLE_CREATED = ev.TableCreated.DESCRIPTOR.full_name
 PLAYER_SEATED = ev.PlayerSeated.DESCRIPTOR.full_name

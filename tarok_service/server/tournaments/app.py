@@ -14,7 +14,7 @@ from ...engine import fairness
 from .. import errors as e
 from ..usecases.context import Context
 from ..usecases.limits import MAX_ID, MAX_REASON, check_text
-from ..usecases.write import Append, save_once
+from ..usecases.write import Append, always, save_once
 from . import log, organiser, ratings, results, spec, turns
 from .log import TournamentLogs, TournamentState
 from .worker import Supervisor
@@ -48,7 +48,8 @@ class TournamentApp:
         seed = request.seed if request.HasField("seed") else secrets.randbits(62)
         salt = secrets.token_bytes(fairness.SALT_BYTES)
         created = tm.TournamentCreated(spec=checked, seed=seed, seed_salt=salt)
-        await save_once(self.ctx, tournament_id, Append(0, log.encode([created]), _made), _taken)
+        append = Append(0, log.encode([created]), always(None))
+        await save_once(self.ctx, tournament_id, append, _taken)
         await log.list_within(self.ctx, tournament_id, self.ctx.config.max_tournaments)
         self.supervisor.ensure(tournament_id)
         state = await self.logs.load(tournament_id)
@@ -193,10 +194,6 @@ class TournamentApp:
         rows = results.standing_msgs(state)
         self._standings[state.tournament_id] = (state.version, rows)
         return rows
-
-
-async def _made(version: int) -> None:
-    return None
 
 
 async def _taken() -> None:

@@ -18,7 +18,7 @@ from ...competition import Game, GameRecord, schedule
 from ...store import NewEvent, StoredEvent
 from .. import errors as e
 from ..usecases.context import Context
-from ..usecases.write import Append, Decision, Done, save
+from ..usecases.write import Append, Decision, Done, always, save
 
 REGISTRY = "tournaments"
 APPEND_RETRIES = 16
@@ -208,17 +208,13 @@ async def append_once(
     """Append `make(log)` at the end of a log (nothing when it returns no events, say because
     they are there already); True when this call appended (retried if another was first)."""
 
-
-    async def appended(version: int) -> bool:
-        return True
-
     async def decide(attempt: int) -> Decision[bool]:
         stored = await ctx.store.read(log_id, 0)
         bodies = make([decode(s) for s in stored])
         if not bodies:
             return Done(False)
         version = stored[-1].seq if stored else 0
-        return Append(version, encode(bodies), appended)
+        return Append(version, encode(bodies), always(True))
 
     busy = f"log {log_id} is too busy: try again"
     return await save(ctx, log_id, decide, retries=APPEND_RETRIES, busy=busy)
@@ -253,16 +249,13 @@ async def list_within(ctx: Context, tournament_id: str, limit: int) -> None:
     last place cannot both take it - the loser counts again (RESOURCE_EXHAUSTED when full)."""
     listed = encode([tm.TournamentListed(tournament_id=tournament_id)])
 
-    async def appended(version: int) -> None:
-        return None
-
     async def decide(attempt: int) -> Decision[None]:
         known: set[str] = set()
         version = await running(ctx, 0, known)
         if tournament_id in known:
             return Done(None)
         check_room(known, limit)
-        return Append(version, listed, appended)
+        return Append(version, listed, always(None))
 
     busy = "the tournament registry is too busy: try again"
     await save(ctx, REGISTRY, decide, retries=APPEND_RETRIES, busy=busy)

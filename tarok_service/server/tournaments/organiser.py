@@ -19,8 +19,8 @@ ORGANISER_KEY = b"tarok.v1 organiser tokens"
 
 
 def organiser_signer(ctx: Context) -> TokenSigner:
-    secrets = (ctx.config.secret, *ctx.config.previous_secrets)
-    return TokenSigner.derived(secrets, ORGANISER_KEY, ctx.config.token_ttl_seconds)
+    config = ctx.config
+    return TokenSigner.derived(config.accepted_secrets, ORGANISER_KEY, config.token_ttl_seconds)
 
 
 def check_key(ctx: Context, given: str) -> None:

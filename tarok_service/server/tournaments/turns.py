@@ -34,8 +34,8 @@ MAX_TOKENS = 256
 def entrant_signer(ctx: Context) -> TokenSigner:
     """Signs entrant tokens with a key derived from the server secret, so that an entrant
     token is never valid as a seat token (nor the other way round)."""
-    secrets = (ctx.config.secret, *ctx.config.previous_secrets)
-    return TokenSigner.derived(secrets, ENTRANT_KEY, ctx.config.token_ttl_seconds)
+    config = ctx.config
+    return TokenSigner.derived(config.accepted_secrets, ENTRANT_KEY, config.token_ttl_seconds)
 
 
 @dataclass

@@ -29,7 +29,7 @@ from ..model.commands import time_out
 from ..model.fold import FINISHED, TableState
 from ..usecases import botturns
 from ..usecases.context import Context
-from ..usecases.write import Append, save_once
+from ..usecases.write import Append, always, save_once
 from . import games, log, ratings
 from .log import TournamentLogs, TournamentState
 from .spec import DEFAULT_CHECK_IN, DEFAULT_MAX_TIMEOUTS, DEFAULT_PARALLEL
@@ -198,15 +198,8 @@ class Worker:
             bodies.append(tm.TournamentFinished())
         if not bodies:
             return False
-
-        async def recorded(version: int) -> bool:
-            return True
-
-        async def lost() -> bool:
-            return False
-
-        append = Append(state.version, log.encode(bodies), recorded)
-        if not await save_once(self.ctx, state.tournament_id, append, lost):
+        append = Append(state.version, log.encode(bodies), always(True))
+        if not await save_once(self.ctx, state.tournament_id, append, always(False)):
             return True  # another replica recorded first: decide again on its news
         state = await self.logs.load(state.tournament_id)
         await asyncio.gather(

@@ -17,7 +17,7 @@ from ..model import commands, events
 from ..model.commands import Batch, Shuffler
 from ..model.fold import PLAYING, TableState
 from .context import Context
-from .write import save_once, table_append
+from .write import always, save_once, table_append
 
 MAX_RUN = 2000  # moves of built-in bots appended at once
 Clock = Callable[[], float]
@@ -75,11 +75,8 @@ def expired(table: TableState, now: float) -> bool:
 async def append(ctx: Context, table: TableState, batch: Batch) -> TableState | None:
     """Append a batch decided at `table`; None when another writer was first."""
 
-    async def lost() -> TableState | None:
-        return None
-
     def after(done: Batch) -> TableState | None:
         return done.table
 
     append = table_append(ctx, table.version, batch, after)
-    return await save_once(ctx, table.table_id, append, lost)
+    return await save_once(ctx, table.table_id, append, always(None))

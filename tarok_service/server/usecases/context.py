@@ -56,9 +56,7 @@ class Context:
         if not isinstance(self.store, MeteredStore):
             self.store = MeteredStore(self.store, self.metrics)
         self.cache = TableCache(self.store, self.config.cache_size, self.metrics)
-        self.tokens = TokenSigner(
-            [self.config.secret, *self.config.previous_secrets], self.config.token_ttl_seconds
-        )
+        self.tokens = TokenSigner(self.config.accepted_secrets, self.config.token_ttl_seconds)
 
     async def wait_for_change(self, table_id: str, after: int, timeout: float) -> int:
         """`store.wait_for_change`, but returning `after` at once when the server stops.

@@ -136,13 +136,13 @@ async def create_table(
     _check_presets(variant, request)
     describe(created, request)
     quotas.check_request(ctx, request, hands)
-    key = idempotency_key(rid, request) if rid else None
-    if rid:
-        table_id = await derived.derived_id(ctx, table_label(caller, rid))
+    if not rid:
+        key, table_id = None, secrets.token_hex(TABLE_ID_BYTES)
     else:
-        table_id = secrets.token_hex(TABLE_ID_BYTES)
-    if key is not None and await ctx.store.version(table_id) > 0:
-        return await created_before(ctx, table_id, key)
+        key = idempotency_key(rid, request)
+        table_id = await derived.derived_id(ctx, table_label(caller, rid))
+        if await ctx.store.version(table_id) > 0:
+            return await created_before(ctx, table_id, key)
     if bot_tables is None:
         return await _create(ctx, request, created, variant, table_id, key)
     await bot_tables.prune(caller)
@@ -158,8 +158,9 @@ async def _create(
     created: ev.TableCreated,
     variant: Variant[Any],
     table_id: str,
-    rid: str | None,
+    key: str | None,
 ) -> svc.CreateTableResponse:
+    """Record the table (`key`: the request's idempotency key, None without a request id)."""
     now = ctx.clock()
     batch = creation_batch(table_id, created, request, now, ctx.shuffle)
     if not created.private:
@@ -173,11 +174,11 @@ async def _create(
         return svc.CreateTableResponse(table_id=table_id, version=version)
 
     async def before(_: int = 0) -> svc.CreateTableResponse:
-        if rid is None:
+        if key is None:
             raise e.ServiceError(e.ABORTED, e.CONTENTION, "the table id was taken: try again")
-        return await created_before(ctx, table_id, rid)
+        return await created_before(ctx, table_id, key)
 
-    append = Append(0, events.encode(batch.payloads, rid), saved)
+    append = Append(0, events.encode(batch.payloads, key), saved)
     return await save_once(ctx, table_id, append, before, on_duplicate=before)
 
 

@@ -18,9 +18,9 @@ ID_BYTES = 9  # a table id: 18 hexadecimal digits
 
 def candidates(ctx: Context, label: str) -> list[str]:
     """The ids `label` derives, under the current secret first, then the previous ones."""
-    secrets = (ctx.config.secret, *ctx.config.previous_secrets)
     return [
-        hmac.new(s, label.encode(), hashlib.sha256).hexdigest()[: 2 * ID_BYTES] for s in secrets
+        hmac.new(s, label.encode(), hashlib.sha256).hexdigest()[: 2 * ID_BYTES]
+        for s in ctx.config.accepted_secrets
     ]
 
 

@@ -17,7 +17,7 @@ from ..model.commands import Batch
 from ..model.fold import FINISHED, TableState, fold
 from . import autoplay, derived, lobby, seats
 from .context import Context
-from .write import Append, save_once
+from .write import Append, always, save_once
 
 REMATCH_SCOPE = "rematch"  # the request ids of rematch seats: no client can send one
 
@@ -69,7 +69,5 @@ async def _create(ctx: Context, old: TableState, new_id: str) -> None:
     async def saved(version: int) -> None:
         ctx.metrics.table_created(created.variant)
 
-    async def lost() -> None:
-        return None  # another seat's request created it first
-
-    await save_once(ctx, new_id, Append(0, events.encode(batch.payloads), saved), lost)
+    append = Append(0, events.encode(batch.payloads), saved)
+    await save_once(ctx, new_id, append, always(None))  # None: another seat's request was first

@@ -54,6 +54,15 @@ RETRY: Final = _Retry()
 Decision = Append[T] | Done[T] | _Retry
 
 
+def always(value: T) -> Callable[..., Awaitable[T]]:
+    """A callback (`saved`, `lost`, `on_duplicate`) that answers `value` whatever it is told."""
+
+    async def fixed(*_: object) -> T:
+        return value
+
+    return fixed
+
+
 async def save(
     ctx: Context,
     log_id: str,
@@ -178,10 +187,7 @@ async def record_once(
     """Append `event` at the end of a shared log (the lobby, the driven tables) once, however
     often it is retried: its request id makes a repeat a no-op."""
 
-    async def nothing(_: object = None) -> None:
-        return None
-
     async def decide(attempt: int) -> Decision[None]:
-        return Append(await ctx.store.version(log_id), [event], nothing)
+        return Append(await ctx.store.version(log_id), [event], always(None))
 
-    await save(ctx, log_id, decide, retries=retries, busy=busy, on_duplicate=nothing)
+    await save(ctx, log_id, decide, retries=retries, busy=busy, on_duplicate=always(None))
