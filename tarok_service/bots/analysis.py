@@ -24,7 +24,7 @@ from ..engine.state import TRICKS, HandState
 from ..engine.trickplay import TrickPlay
 from ..engine.variant import Variant
 from ..variants.registry import find_rule_set
-from .solver import Game, Objective, objective, solvable, solve_state
+from .solver import Game, Objective, models, objective, solvable, solve_state
 
 NODE_LIMIT = 300_000  # per position; past it the search looks ESTIMATE_TRICKS ahead only
 NODE_BUDGET = 6_000_000  # per hand: once spent, the earlier positions are only estimated
@@ -68,6 +68,8 @@ def analyse_hand(
     if not isinstance(variant, TrickPlay) or not solvable(variant) or sampler is None:
         raise ValueError(f"no analysis for {variant.id}")
     contract = variant.view(final, None).contract
+    if not models(contract):
+        raise ValueError(f"no analysis for {contract}")
     deck = variant.deck(final.rules)
     team = tuple(sampler.team(final))
     plays = [p for tr in final.tricks for p in tr.plays]

@@ -34,7 +34,7 @@ from ..engine.view import View
 from ..variants.registry import find_rule_set
 from .heuristic import HeuristicBot
 from .pimc import PimcBot
-from .solver import Objective, for_seat, objective, solvable, solve_state
+from .solver import Objective, for_seat, models, objective, solvable, solve_state
 
 NODES_PER_SECOND = 2_500_000  # the solver's speed on this machine (a safe guess)
 MAX_HORIZON = 6
@@ -71,7 +71,7 @@ class ExpertBot:
         self.worlds_used = 0
         # card duties the solver does not model: PIMC decides every move (outside trick play
         # it plays as the heuristic bot does, so the heuristic is not asked twice)
-        if not solvable(variant):
+        if not solvable(variant) or not models(view.contract):
             return self.unsolved.choose(view, variant, rules)
         default = self.fallback.choose(view, variant, rules)
         sampler = find_rule_set(variant.id).sampler

@@ -16,7 +16,9 @@ from ..engine.moves import Move, MoveKind
 from ..engine.state import Play
 from ..engine.view import View
 
-NEGATIVE_CONTRACTS = frozenset({"klop", "beggar", "open_beggar", "varsava"})
+NEGATIVE_CONTRACTS = frozenset(
+    {"klop", "beggar", "open_beggar", "varsava", "trischaken", "piccolo", "zwiccolo", "bettel"}
+)
 NO_TRUMP_CONTRACTS = frozenset({"colour_valat", "colour_solo"})
 OUT_OF_PLAY = frozenset({"discards", "talon cards given", "rejected talon 1", "rejected talon 2"})
 

@@ -13,7 +13,7 @@ from tarok_service.bots.analysis import analyse_hand, lost_cards
 from tarok_service.bots.expert import ExpertBot
 from tarok_service.bots.heuristic import HeuristicBot
 from tarok_service.bots.levels import LEVELS, EasyBot
-from tarok_service.bots.solver import objective, solvable
+from tarok_service.bots.solver import card_values, models, objective, solvable
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.variant import Variant
 from tarok_service.server.present.i18n import LOCALES, Labels
@@ -140,3 +140,14 @@ def test_analysis_is_consistent_with_the_hand(variant_id: str) -> None:
     assert last.value == pytest.approx(took / aim.scale)
     for card in lost_cards(found):
         assert (card.best - card.value) * (1 if card.seat in card.side else -1) > 0
+
+
+def test_koenigrufen_aims_count_thirds_and_bettel_takes_no_trick() -> None:
+    variant = find_variant("koenigrufen")
+    deck = variant.deck(variant.make_rules(4))
+    assert sum(card_values("koenigrufen", deck)) == 210  # 70 points, counted in thirds
+    bettel = objective("koenigrufen", deck, "bettel", (0,), 0)
+    assert bettel.stop_win and bettel.bonus == -1 and bettel.team == frozenset({0})
+    rufer = objective("koenigrufen", deck, "rufer", (0, 2), 0)
+    assert rufer.scale == 3 and rufer.team == frozenset({0, 2})
+    assert not models("piccolo") and not models("zwiccolo") and models("bettel")

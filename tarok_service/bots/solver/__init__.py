@@ -7,11 +7,11 @@ from ...engine.playout import plain_trick_play
 from ...engine.trickplay import TrickPlay
 from ...engine.variant import Variant
 from ._dds import Game
-from .position import Objective, card_values, for_seat, objective, solve_state
+from .position import Objective, card_values, for_seat, models, objective, solve_state
 from .tables import game_for
 
 __all__ = [
-    "Game", "Objective", "card_values", "for_seat", "game_for", "objective", "solvable",
+    "Game", "Objective", "card_values", "for_seat", "game_for", "models", "objective", "solvable",
     "solve_state",
 ]  # fmt: skip
 

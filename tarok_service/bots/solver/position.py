@@ -28,8 +28,11 @@ SCALES: dict[str, tuple[int, int]] = {
     "taroky": (3, 2),
     "tarocco_bolognese": (2, 1),
     "zwanzigerrufen": (1, 0),
+    "koenigrufen": (3, 2),
 }
-BEGGARS = frozenset({"beggar", "open_beggar"})
+BEGGARS = frozenset({"beggar", "open_beggar", "bettel"})
+# contracts whose aim the solver cannot express: exactly one or two tricks (Königrufen)
+UNMODELLED = frozenset({"piccolo", "zwiccolo"})
 VALATS = frozenset({"valat", "colour_valat"})
 
 
@@ -75,6 +78,11 @@ def objective(
     if contract in NEGATIVE_CONTRACTS or not side:
         return Objective(frozenset({seat}), tuple(-v for v in values), scale=-scale)
     return Objective(side, values, scale=scale)
+
+
+def models(contract: str) -> bool:
+    """Whether `objective` can express the contract's aim (see `UNMODELLED`)."""
+    return contract not in UNMODELLED
 
 
 def for_seat(aim: Objective, seat: int, value: float) -> float:

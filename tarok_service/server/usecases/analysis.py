@@ -6,7 +6,7 @@ from __future__ import annotations
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ...bots.analysis import analyse_hand as analyse
-from ...bots.solver import solvable
+from ...bots.solver import models, solvable
 from ...engine.state import HandState
 from ...store import StoredEvent
 from .. import errors as e
@@ -45,6 +45,9 @@ def _analysed(table_id: str, stored: list[StoredEvent], deal: int) -> svc.Analys
             final = hand
     if table is None or final is None:
         raise e.invalid("deal_number", f"hand {deal} was not played to its end")
+    contract = table.variant.view(final, None).contract
+    if not models(contract):
+        raise e.precondition(e.NOT_ANALYSABLE, f"the solver does not model a {contract}")
     found = analyse(table.variant, final)
     codes = table.deck.codes
     return svc.AnalyseHandResponse(

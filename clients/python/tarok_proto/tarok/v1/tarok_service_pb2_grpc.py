@@ -280,7 +280,7 @@ class TarokServiceServicer:
         Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
         Error: FAILED_PRECONDITION NOT_ANALYSABLE - the solver does not model the rule set's card
-        play (French Tarot).
+        play (French Tarot) or the hand's contract (Piccolo, Zwiccolo).
         Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

@@ -147,7 +147,7 @@ class TarokServiceStub:
     Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
     Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
     Error: FAILED_PRECONDITION NOT_ANALYSABLE - the solver does not model the rule set's card
-    play (French Tarot).
+    play (French Tarot) or the hand's contract (Piccolo, Zwiccolo).
     Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
     """
 
@@ -270,7 +270,7 @@ class TarokServiceAsyncStub(TarokServiceStub):
     Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
     Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
     Error: FAILED_PRECONDITION NOT_ANALYSABLE - the solver does not model the rule set's card
-    play (French Tarot).
+    play (French Tarot) or the hand's contract (Piccolo, Zwiccolo).
     Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
     """
 
@@ -474,7 +474,7 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: NOT_FOUND TABLE_NOT_FOUND - the token's table no longer exists.
         Error: FAILED_PRECONDITION TABLE_NOT_FINISHED - the match is not over.
         Error: FAILED_PRECONDITION NOT_ANALYSABLE - the solver does not model the rule set's card
-        play (French Tarot).
+        play (French Tarot) or the hand's contract (Piccolo, Zwiccolo).
         Error: INVALID_ARGUMENT INVALID_FIELD - a `deal_number` the table did not play.
         """
 
