@@ -33,7 +33,7 @@ def service(d: dict[str, Any]) -> list[str]:
                 f"| {r['p99_ms']:.1f} ({r['echo_p99_ms']:.1f}) | {r['p99_ratio']:.2f} "
                 f"| {r['cpu_us']:.0f} ({r['echo_cpu_us']:.0f}) | {cpu_ratio:.2f} |"
             )
-    return out + floor_table(d["results"])
+    return out + floor_table(d["results"]) + plain_floor_table(d["results"])
 
 
 def floor_table(results: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
@@ -117,7 +117,11 @@ def main() -> int:
     args = parser.parse_args()
     for path in args.summaries:
         data = json.loads(Path(path).read_text())
-        print("\n".join(KINDS[data["benchmark"]](data)) + "\n")
+        kind = data.get("benchmark") if isinstance(data, dict) else None
+        if kind not in KINDS:  # another script's results (the ladder's, bench/memory.py's)
+            print(f"{path}: not a service, watch or overhead summary; skipped\n")
+            continue
+        print("\n".join(KINDS[kind](data)) + "\n")
     return 0
 
 
