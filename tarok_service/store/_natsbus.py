@@ -66,6 +66,7 @@ class NatsBus:
         self._users: dict[str, int] = {}  # table id -> waiters now
         self._linger: dict[str, asyncio.TimerHandle] = {}
         self._later: asyncio.Task[None] | None = None  # connecting after a failed start
+        self._unsubscribing: set[asyncio.Task[None]] = set()  # held until done (not collected)
         self.reconnects = 0
 
     async def open(self) -> None:
@@ -188,7 +189,9 @@ class NatsBus:
             return
         sub = self._subs.pop(table_id, None)
         if sub is not None:
-            asyncio.get_running_loop().create_task(_unsubscribe(sub))
+            task = asyncio.get_running_loop().create_task(_unsubscribe(sub))
+            self._unsubscribing.add(task)
+            task.add_done_callback(self._unsubscribing.discard)
 
     async def _heard(self, msg: Msg) -> None:
         name = msg.subject[len(PREFIX) :]
