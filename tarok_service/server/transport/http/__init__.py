@@ -30,6 +30,7 @@ from hypercorn.config import Config as HypercornConfig
 from hypercorn.config import Sockets
 from hypercorn.utils import wrap_app
 
+from ...config import ServerConfig
 from .asgi import App, Receive, Scope, Send, respond
 from .bridge import Bridge, Handler, record
 from .connections import CappedListener, Slots, install_prompt_close
@@ -42,10 +43,11 @@ from .unknown import answer_unimplemented, is_rpc
 __all__ = ["HttpServer", "build_app", "record", "static_dir_default"]
 
 MAX_MESSAGE = 4 << 20  # a request message's size limit when none is configured
-BODY_TIMEOUT = 10.0  # seconds a request body may stop arriving before it is refused
-IDLE_TIMEOUT = 20.0  # seconds an HTTP/1.1 connection may wait for (the rest of) a request head
+# the defaults of the settings (one place: ServerConfig)
+BODY_TIMEOUT = ServerConfig.http_body_timeout_seconds  # a stalled request body is refused
+IDLE_TIMEOUT = ServerConfig.http_idle_timeout_seconds  # a wait for (the rest of) a request head
 MAX_HEAD = 16 << 10  # bytes of an HTTP/1.1 request head
-CONNECTIONS_PER_ADDRESS = 64  # open connections one client address may hold
+CONNECTIONS_PER_ADDRESS = ServerConfig.http_connections_per_address  # per client address
 H2_STREAMS = 100  # concurrent requests on one HTTP/2 connection
 
 
