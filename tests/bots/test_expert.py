@@ -12,7 +12,7 @@ from tarok_service.bots import make_bot
 from tarok_service.bots.analysis import analyse_hand, lost_cards
 from tarok_service.bots.expert import ExpertBot
 from tarok_service.bots.heuristic import HeuristicBot
-from tarok_service.bots.levels import LEVELS, EasyBot
+from tarok_service.bots.levels import LEVEL_BOTS, LEVELS, EasyBot
 from tarok_service.bots.solver import card_values, models, objective, solvable
 from tarok_service.engine.state import TRICKS, HandState
 from tarok_service.engine.variant import Variant
@@ -83,7 +83,7 @@ def test_expert_plays_the_last_tricks_exactly() -> None:
 
 def test_levels_are_bots_with_labels_in_every_locale() -> None:
     for level in LEVELS:
-        assert make_bot(level, 1) is not None
+        assert make_bot(level, 1).name == level or LEVEL_BOTS[level] == make_bot(level, 1).name
         for locale in LOCALES:
             labels = Labels(locale)
             assert labels.has(f"bot.{level}"), (locale, level)
@@ -138,8 +138,9 @@ def test_analysis_is_consistent_with_the_hand(variant_id: str) -> None:
         if tr.winner in aim.team
     )
     assert last.value == pytest.approx(took / aim.scale)
-    for card in lost_cards(found):
-        assert (card.best - card.value) * (1 if card.seat in card.side else -1) > 0
+    costs = [(c.best - c.value) * (1 if c.seat in c.side else -1) for c in found.cards]
+    lost = [c for c, cost in zip(found.cards, costs, strict=True) if cost > 0]
+    assert list(lost_cards(found)) == lost  # every card that cost its side, and only those
 
 
 def test_koenigrufen_aims_count_thirds_and_bettel_takes_no_trick() -> None:
