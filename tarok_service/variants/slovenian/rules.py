@@ -81,7 +81,9 @@ class SlovenianFamily(
         self.contract_index: Mapping[str, int] = {c.id: i for i, c in enumerate(f.contracts)}
         self.radelc_contracts = f.radelc_contracts()
         self.talon_size, self.half, self.tie_rule = f.talon_size, f.half, f.tie_rule
-        self.trula_kings_items = f.items_of(d.TRULA, d.KINGS)
+        # The items option `kontra_trula_kings` covers (none in a member without the option).
+        gated = any(spec.name == "kontra_trula_kings" for spec in self.option_specs)
+        self.trula_kings_items = f.items_of(d.TRULA, d.KINGS) if gated else frozenset()
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)
