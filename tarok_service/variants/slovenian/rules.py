@@ -41,10 +41,8 @@ from .vocabulary import VOCABULARY
 __all__ = ["SLOVENIAN", "Family", "Phase", "Slovenian", "SlovenianFamily", "SlovenianState"]
 
 
-_PASS, _BID = (
-    MoveKind.PASS.value,
-    MoveKind.BID.value,
-)  # plain str on the hot paths (see engine.announce)
+# plain str on the hot paths (see engine.announce)
+_PASS, _BID = MoveKind.PASS.value, MoveKind.BID.value
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
 _with_bids = copier(Auction, "bids")  # `Auction(forehand, bids)` as a plain copy (replay, playouts)
 _KLOP_WATCH = TrickWatch(gifts=True)  # a talon card to each trick's winner while it lasts
