@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...engine.cards import FOOL, TAROK, Card, Deck
+from ...engine.cards import CLUBS, DIAMONDS, FOOL, HEARTS, SPADES, SUIT_SYMBOLS, TAROK, Card, Deck
 from ...engine.options import OptionSpec
 
-SPADES, HEARTS, DIAMONDS, CLUBS = "S", "H", "D", "C"
-SUITS = (SPADES, HEARTS, DIAMONDS, CLUBS)
-SUIT_SYMBOLS = {SPADES: "♠", HEARTS: "♥", DIAMONDS: "♦", CLUBS: "♣"}
+SUITS = (SPADES, HEARTS, DIAMONDS, CLUBS)  # the pack's order
 KING, QUEEN, CAVALIER, JACK = 14, 13, 12, 11
 FACES = {KING: "K", QUEEN: "Q", CAVALIER: "N", JACK: "J"}
 HALF_POINTS = {KING: 9, QUEEN: 7, CAVALIER: 5, JACK: 3}

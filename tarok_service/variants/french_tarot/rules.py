@@ -34,14 +34,13 @@ TRICK_RULES = t.TrickRules(emperor=False, excuse=d.EXCUSE)
 CALL_RANKS = (d.KING, d.QUEEN, d.CAVALIER, d.JACK)
 
 
-def petit_sec(hand: Sequence[Card]) -> bool:
-    """The petit is the hand's only trump and the excuse is not in it."""
-    trumps = [c for c in hand if c.suit == TAROK]
-    return trumps == [d.PETIT] and d.EXCUSE not in hand
-
-
 def trumps_of(hand: Sequence[Card]) -> list[Card]:
     return [c for c in hand if c.suit == TAROK]
+
+
+def petit_sec(hand: Sequence[Card]) -> bool:
+    """The petit is the hand's only trump and the excuse is not in it."""
+    return trumps_of(hand) == [d.PETIT] and d.EXCUSE not in hand
 
 
 def poignee_cards(hand: Sequence[Card], size: int) -> tuple[Card, ...] | None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ...engine.cards import TAROK, Card
 from ...engine.fastcopy import evolve
-from ...engine.inference import completed_tricks
+from ...engine.inference import completed_tricks, infer_voids
 from ...engine.moves import MoveKind
 from ...engine.options import Rules
 from ...engine.sampling import (
@@ -123,29 +123,18 @@ def _miseres(view: View) -> tuple[tuple[int, str], ...]:
     )
 
 
-def _trick_limits(plays: tuple[Play, ...]) -> tuple[dict[int, set[str]], dict[int, int]]:
-    """Suits each seat is out of, and the highest trump each may still hold (by the duties of
-    following, trumping and overtrumping)."""
-    voids: dict[int, set[str]] = {}
+def _trump_caps(plays: tuple[Play, ...]) -> dict[int, int]:
+    """The highest trump each seat may still hold: one that played a trump below the best
+    trump already in the trick had none above it (the duty to overtrump)."""
     cap: dict[int, int] = {}
-    lead: Card | None = None
     best = 0
     for seat, card in plays:
-        if card == d.EXCUSE:
+        if card.suit != TAROK:
             continue
-        if lead is None:
-            lead = card
-        elif lead.suit != TAROK and card.suit != lead.suit:
-            voids.setdefault(seat, set()).add(lead.suit)
-            if card.suit != TAROK:
-                voids[seat].add(TAROK)
-        elif lead.suit == TAROK and card.suit != TAROK:
-            voids.setdefault(seat, set()).add(TAROK)
-        if card.suit == TAROK:
-            if card.rank < best:
-                cap[seat] = min(cap.get(seat, 21), best)
-            best = max(best, card.rank)
-    return voids, cap
+        if card.rank < best:
+            cap[seat] = best
+        best = max(best, card.rank)
+    return cap
 
 
 def _allowed(
@@ -156,13 +145,11 @@ def _allowed(
 ) -> Allowed:
     """Where each hidden card may lie; `loose` drops what trick play showed (for the rare
     deal the random placement cannot complete)."""
-    voids: dict[int, set[str]] = {}
+    tricks = () if loose else (*completed_tricks(view), view.trick)
+    voids = infer_voids(tricks)  # not following suit, then not trumping
     caps: dict[int, int] = {}
-    for plays in () if loose else (*completed_tricks(view), view.trick):
-        v, c = _trick_limits(plays)
-        for seat, suits in v.items():
-            voids.setdefault(seat, set()).update(suits)
-        for seat, rank in c.items():
+    for plays in tricks:
+        for seat, rank in _trump_caps(plays).items():
             caps[seat] = min(caps.get(seat, 21), rank)
     for (name, owner), cards in groups.items():
         if name == "poignee" and owner is not None and d.EXCUSE in cards:

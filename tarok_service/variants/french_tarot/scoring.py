@@ -152,9 +152,9 @@ def _excuse_trick(s: TarotState) -> tuple[Trick, int, bool] | None:
 def tally(s: TarotState) -> Tally:
     """The tally of a finished hand that was played."""
     pile = attack_cards(s)
-    shift = _excuse_shift(s, set(s.attack()))
-    bouts = sum(1 for c in pile if c in d.BOUTS) + (shift > 0) - (shift < 0)
     attack = set(s.attack())
+    shift = _excuse_shift(s, attack)
+    bouts = sum(1 for c in pile if c in d.BOUTS) + (shift > 0) - (shift < 0)
     winners = [tr.winner in attack for tr in s.tricks]
     chelem = ATTACK if all(winners) else DEFENCE if not any(winners) else ""
     return Tally(

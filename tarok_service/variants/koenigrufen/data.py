@@ -8,7 +8,7 @@ whole talon (Sechserdreier); `negative` contracts are played with the duty to be
 
 from __future__ import annotations
 
-from ...engine.cards import KING, TAROK, Card
+from ...engine.cards import TAROK, Card
 from ...engine.options import OptionSpec
 from ..slovenian import data as sd
 from ..slovenian.data import Contract
@@ -96,10 +96,6 @@ GROUPS: tuple[tuple[str, ...], ...] = (
 WIN_THIRDS = 107  # the declarer side needs 35 points and 2 Blatt (of 210 thirds)
 ALL_THIRDS = 210
 BUERGERMEISTER_THIRDS = 107  # Trischaken: a loser with 35 2/3 or more pays double
-
-
-def is_king(card: Card) -> bool:
-    return card.rank == KING and not card.is_tarok
 
 
 OPTIONS: tuple[OptionSpec, ...] = (

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from functools import cache
 from typing import ClassVar
 
-from ...engine import kontra as k
 from ...engine import moves as m
 from ...engine import tricks as t
 from ...engine.announce import RoundKey
@@ -222,17 +221,6 @@ class Koenigrufen(SlovenianFamily):
         if self.contract_table[s.contract].id == d.TRISCHAKEN:
             return []
         return super().kontrable(s, seat)
-
-    def _kontrable(self, s: SlovenianState, seat: int) -> list[str]:
-        """The game and every announced item, each raised in turn by the two sides."""
-        mine = self.side_of(s, seat)
-        announcers, levels, top = dict(s.announced), dict(s.levels), s.rules.num("max_kontra")
-        out = []
-        for item in [d.GAME, *(item for item, _ in s.announced)]:
-            owner = True if item == d.GAME else self.side_of(s, announcers[item] or 0)
-            if k.can_raise(levels.get(item, 0), mine == owner, top):
-                out.append(item)
-        return out
 
     # --- trick play ---------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from ...engine import kontra as k
 from ...engine.cards import Card
 from ...engine.outcome import HandResult, ScoreLine
 from ..slovenian.data import Contract
-from ..slovenian.state import SlovenianState, is_trula
+from ..slovenian.state import SlovenianState, is_suit_king, is_trula
 from . import data as d
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ def achieved(
         side = _holder(trull, team_cards, opp_cards)
         return side, side != 0
     if item == d.KINGS:
-        kings = [c for c in team_cards + opp_cards if d.is_king(c)]
+        kings = [c for c in team_cards + opp_cards if is_suit_king(c)]
         side = _holder(kings, team_cards, opp_cards)
         return side, side != 0
     if item == d.KING_ULTIMO:

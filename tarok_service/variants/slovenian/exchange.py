@@ -134,9 +134,8 @@ class CallAndExchange:
         if move.kind == MoveKind.DISCARD and s.group is not None:
             return m.Reason.DISCARD_NOT_ALLOWED
         if move.kind == MoveKind.TALON and s.group is None and not self.free_exchange(s):
-            return (
-                m.Reason.NO_SUCH_TALON_GROUP
-            )  # a client's pick of a group this talon does not have
+            # a client's pick of a group this talon does not have
+            return m.Reason.NO_SUCH_TALON_GROUP
         return m.Reason.WRONG_PHASE
 
     def apply_talon(self, s: SlovenianState, move: Move) -> SlovenianState:

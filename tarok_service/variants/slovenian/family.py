@@ -31,8 +31,8 @@ class Family:
 
     Derived, not configured: the talon is 6 cards and a side needs more than 35 card points
     per pack; radelci are written for klop and every fixed-value contract; the items of the
-    trula and kings groups are the ones option `kontra_trula_kings` covers, the king ultimo
-    group's items show their announcer as a partner.
+    trula and kings groups are the ones option `kontra_trula_kings` covers (in a member that
+    has it), the king ultimo group's items show their announcer as a partner.
     """
 
     contracts: tuple[Contract, ...]

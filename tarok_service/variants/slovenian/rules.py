@@ -41,10 +41,8 @@ from .vocabulary import VOCABULARY
 __all__ = ["SLOVENIAN", "Family", "Phase", "Slovenian", "SlovenianFamily", "SlovenianState"]
 
 
-_PASS, _BID = (
-    MoveKind.PASS.value,
-    MoveKind.BID.value,
-)  # plain str on the hot paths (see engine.announce)
+# plain str on the hot paths (see engine.announce)
+_PASS, _BID = MoveKind.PASS.value, MoveKind.BID.value
 _DEALT_COPY = copier(SlovenianState, "dealer", "phase", "turn", "hands", "talon", "auction")
 _with_bids = copier(Auction, "bids")  # `Auction(forehand, bids)` as a plain copy (replay, playouts)
 _KLOP_WATCH = TrickWatch(gifts=True)  # a talon card to each trick's winner while it lasts
@@ -81,7 +79,9 @@ class SlovenianFamily(
         self.contract_index: Mapping[str, int] = {c.id: i for i, c in enumerate(f.contracts)}
         self.radelc_contracts = f.radelc_contracts()
         self.talon_size, self.half, self.tie_rule = f.talon_size, f.half, f.tie_rule
-        self.trula_kings_items = f.items_of(d.TRULA, d.KINGS)
+        # The items option `kontra_trula_kings` covers (none in a member without the option).
+        gated = any(spec.name == "kontra_trula_kings" for spec in self.option_specs)
+        self.trula_kings_items = f.items_of(d.TRULA, d.KINGS) if gated else frozenset()
         self.revealing_items = f.items_of(d.KING_ULTIMO)  # announcing shows a partner
         self.pagat_items = f.items_of(d.PAGAT_ULTIMO) | {d.PAGAT_ULTIMO}
         self._deck = family_deck(f.packs)

@@ -23,8 +23,6 @@ class Phase(StrEnum):
     REDEAL = REDEAL
 
 
-
-
 TRULA_RANKS = (PAGAT, MOND, SKIS)
 
 

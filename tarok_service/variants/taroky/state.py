@@ -28,8 +28,6 @@ class Phase(StrEnum):
     REDEAL = REDEAL
 
 
-
-
 DECLARATION = "declaration"  # the kind of the facts of revealing declarations (not a move)
 
 

@@ -21,8 +21,6 @@ class Phase(StrEnum):
     REDEAL = REDEAL
 
 
-
-
 CALLED = MoveKind.CALL.value  # the kind of the public fact naming the called tarok (not a move)
 
 
