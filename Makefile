@@ -67,18 +67,30 @@ test: install $(TS_DEPS) $(WEB_DEPS)
 test-fast: install
 	$(VENV)/bin/pytest -m "not slow"
 
-# Debian's packages for the HA store and the cross-node bus: Patroni with etcd (the
-# failover test's PostgreSQL cluster) and nats-server (the bus tests). Installed only when
-# missing; CI calls it before the tests.
-ha-tools:
-	@command -v patroni >/dev/null && command -v etcd >/dev/null && command -v nats-server >/dev/null \
+# The HA store's and the cross-node bus's tools: etcd and nats-server from Debian's packages
+# (installed only when missing), and Patroni from PyPI, pinned, in .venv-ha with the system
+# Python (PostgreSQL's nodes run it as the `postgres` user; deploy/patroni/requirements.txt
+# says why not Debian's patroni). CI calls it before the failover test. As root the venv goes
+# to /opt (the `postgres` user runs it and may not be able to enter the checkout's directory).
+HA_VENV ?= $(if $(filter 0,$(shell id -u)),/opt/tarok-patroni,.venv-ha)
+PATRONI := $(HA_VENV)/bin/patroni
+
+$(PATRONI): deploy/patroni/requirements.txt
+	command -v etcd >/dev/null && command -v nats-server >/dev/null && test -x /usr/bin/python3 \
+		&& /usr/bin/python3 -c "import ensurepip" 2>/dev/null \
 		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			patroni etcd-server nats-server)
+			etcd-server nats-server python3 python3-venv)
+	rm -rf $(HA_VENV) && /usr/bin/python3 -m venv $(HA_VENV)
+	$(HA_VENV)/bin/pip install -q --no-deps -r deploy/patroni/requirements.txt
+	$(PATRONI) --version
+
+ha-tools: $(PATRONI)
 
 # The failover test: 3 PostgreSQL nodes under Patroni, 3 NATS nodes, 3 replicas, faults
 # under load (docs/scaling.md). A few minutes.
 test-ha: install ha-tools
-	TAROK_HA=1 $(VENV)/bin/pytest tests/ha/test_failover.py -q -s -p no:cacheprovider
+	TAROK_HA=1 TAROK_PATRONI=$(abspath $(PATRONI)) \
+		$(VENV)/bin/pytest tests/ha/test_failover.py -q -s -p no:cacheprovider
 
 lint: install
 	$(VENV)/bin/ruff check tarok_service clients tests bench
@@ -106,4 +118,4 @@ bench-service: bench-deps
 	$(PY) bench/plot.py bench/results/service.json docs/img/performance.png
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) $(HA_VENV) build dist *.egg-info

@@ -26,11 +26,19 @@ LOOP_WAIT = 1
 RETRY_TIMEOUT = 3
 
 
+def patroni_bin() -> str | None:
+    """The Patroni to run: $TAROK_PATRONI (`make test-ha` gives the pinned one in .venv-ha),
+    else the first `patroni` on the PATH."""
+    return os.environ.get("TAROK_PATRONI") or shutil.which("patroni")
+
+
 def tools_missing() -> str | None:
     """Why the cluster cannot run here, or None."""
-    for tool in ("patroni", "etcd"):
-        if shutil.which(tool) is None:
-            return f"{tool} is not installed (.ci/run installs it)"
+    patroni = patroni_bin()
+    if patroni is None or not os.access(patroni, os.X_OK):
+        return "patroni is not installed (`make ha-tools` installs it)"
+    if shutil.which("etcd") is None:
+        return "etcd is not installed (`make ha-tools` installs it)"
     if not pg_bin():
         return "no PostgreSQL server binaries under /usr/lib/postgresql/*/bin"
     return None
@@ -163,7 +171,7 @@ class PatroniCluster:
         return "\n".join(out)
 
     def start_node(self, i: int) -> None:
-        argv = ["patroni", str(self.root / f"pg{i}.yml")]
+        argv = [str(patroni_bin()), str(self.root / f"pg{i}.yml")]
         if self._owner is not None:
             uid, gid = self._owner
             argv = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", *argv]
