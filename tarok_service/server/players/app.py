@@ -4,6 +4,7 @@ and the authenticator every call's bearer token goes through (installed on the C
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
 
 from tarok_proto.tarok.v1 import player_service_pb2 as ps
 from tarok_proto.tarok.v1 import players_pb2 as pl
@@ -21,6 +22,7 @@ from .sessions import Sessions
 MIN_DEVICE_SECRET = 22  # 128 bits of base64url
 MAX_DEVICE_SECRET = 128
 MAX_LOCALE = 35
+IDENTITY_CACHE = 10_000
 
 
 class PlayersApp:
@@ -29,6 +31,8 @@ class PlayersApp:
         self.players = Players(ctx)
         self.sessions = Sessions(ctx)
         self.oidc = Oidc(ctx.config, ctx.clock)
+        # (issuer, subject) -> player: a sign-in key's player never changes once claimed
+        self._identity_players: OrderedDict[tuple[str, str], str] = OrderedDict()
 
     # -- every call's bearer token --------------------------------------------------------
 
@@ -39,7 +43,13 @@ class PlayersApp:
             return await apitokens.verify(self.players, token)
         if token.count(".") == 2:
             found = await self._identity(token)
-            player_id, _ = await self._player_of(found, "", "")
+            key = (found.issuer, found.subject)
+            player_id = self._identity_players.get(key)
+            if player_id is None:  # first seen on this replica: its player (created once)
+                player_id, _ = await self._player_of(found, "", "")
+                self._identity_players[key] = player_id
+                while len(self._identity_players) > IDENTITY_CACHE:
+                    self._identity_players.popitem(last=False)
             apitokens.check_active(await self.players.get(player_id))
             return Caller(player_id, "oidc")
         player = await self.players.load(self.sessions.player_of(token))
