@@ -107,8 +107,8 @@ def test_sessions_refresh_and_are_not_interchangeable(server: ServerThread, port
     assert refreshed.player.player_id == session.player.player_id
     assert refreshed.session_expires.seconds >= session.session_expires.seconds
     assert (
-        refreshed.refresh_token
-        and refreshed.session_token != session.session_token
+        (refreshed.refresh_token
+        and refreshed.session_token != session.session_token)
         or (
             refreshed.session_expires == session.session_expires  # issued in the same second
         )
