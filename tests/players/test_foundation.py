@@ -3,6 +3,8 @@ player recorded on its seats."""
 
 from __future__ import annotations
 
+import io
+import json
 from typing import Any
 
 import grpc
@@ -12,7 +14,7 @@ from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service.server.main import running
 
-from ..service.harness import ServerThread, create, expect_error
+from ..service.harness import ServerThread, config, create, expect_error
 from .harness import PLAYERS, PORTS, TAROK, device_secret, guest, stub
 
 UNAUTH = grpc.StatusCode.UNAUTHENTICATED
@@ -103,3 +105,17 @@ def test_seats_are_bound_to_the_player(server: ServerThread, port: str) -> None:
         UNAUTH,
         "SIGN_IN_REQUIRED",
     )
+
+
+def test_the_access_line_names_the_signed_in_player(captured: io.StringIO) -> None:
+    running = ServerThread(config())
+    try:
+        me = guest(running)
+        stub(running, "grpc", TAROK, me.session_token).Ping(svc.PingRequest())
+        stub(running, "grpc", TAROK).Ping(svc.PingRequest())
+    finally:
+        running.stop()
+    lines = [json.loads(line) for line in captured.getvalue().splitlines()]
+    pings = [x for x in lines if x.get("method") == "/tarok.v1.TarokService/Ping"]
+    assert [x.get("player") for x in pings] == [me.player.player_id, None]
+    assert me.session_token not in captured.getvalue()  # tokens never logged

@@ -8,9 +8,10 @@
   increment per message is a measurable share of a watch delivery),
 - verifies the caller's bearer token, if any (`Context.authenticate`), and sets the call's
   caller (`usecases/identity.py`); a bad token ends the call UNAUTHENTICATED (never anonymous),
-- writes one access line with the status code, the ErrorInfo reason and, for moves, the
-  move kind (never the move's argument: that may be a card). The line is rendered and
-  written by a background thread (`accesslog.py`), off the event loop.
+- writes one access line with the status code, the ErrorInfo reason, the signed-in player
+  (if any) and, for moves, the move kind (never the move's argument: that may be a card).
+  The line is rendered and written by a background thread (`accesslog.py`), off the event
+  loop.
 Health and reflection calls are measured but not logged.
 """
 
@@ -110,6 +111,9 @@ class Observer:
         reason = error_reason(context) if code != grpc.StatusCode.OK else None
         if reason is not None:
             extra["reason"] = reason
+        who = CALLER.get()
+        if who is not None:
+            extra["player"] = who.player_id
         if response is not None and (fields["table"] is None or fields["seat"] is None):
             answered = _fields_of(response)
             if fields["table"] is None and "table_id" in answered:  # CreateTable
