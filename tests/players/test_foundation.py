@@ -119,3 +119,31 @@ def test_the_access_line_names_the_signed_in_player(captured: io.StringIO) -> No
     pings = [x for x in lines if x.get("method") == "/tarok.v1.TarokService/Ping"]
     assert [x.get("player") for x in pings] == [me.player.player_id, None]
     assert me.session_token not in captured.getvalue()  # tokens never logged
+
+
+def test_one_seat_per_player_through_every_way_to_a_seat(server: ServerThread) -> None:
+    me = guest(server)
+    tarok = stub(server, "grpc", TAROK, me.session_token)
+    table_id = create(server.stub)
+    mine = tarok.JoinTable(svc.JoinTableRequest(table_id=table_id))
+    other = server.stub.JoinTable(svc.JoinTableRequest(table_id=table_id))  # anonymous
+    # taking the anonymous seat back with its token, signed in: the player's second seat
+    server.stub.LeaveTable(svc.LeaveTableRequest(token=other.token))
+    expect_error(
+        lambda: tarok.RejoinTable(svc.RejoinTableRequest(token=other.token)),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "ALREADY_SEATED",
+    )
+    # leaving frees the player: its table is no longer listed, and it may sit again
+    tarok.LeaveTable(svc.LeaveTableRequest(token=mine.token))
+    players = stub(server, "grpc", PLAYERS, me.session_token)
+    assert list(players.ListMyTables(ps.ListMyTablesRequest()).tables) == []
+    expect_error(
+        lambda: tarok.RejoinTable(svc.RejoinTableRequest(table_id=table_id)),
+        grpc.StatusCode.PERMISSION_DENIED,
+        "NOT_YOUR_SEAT",
+    )
+    back = tarok.RejoinTable(svc.RejoinTableRequest(token=other.token))  # now it may
+    table = server.run(running(server.server).app.ctx.cache.load(table_id))
+    assert table.player_ids[back.seat] == me.player.player_id
+    assert table.player_ids.count(me.player.player_id) == 1
