@@ -106,12 +106,8 @@ def test_sessions_refresh_and_are_not_interchangeable(server: ServerThread, port
     ).session
     assert refreshed.player.player_id == session.player.player_id
     assert refreshed.session_expires.seconds >= session.session_expires.seconds
-    assert (
-        (refreshed.refresh_token
-        and refreshed.session_token != session.session_token)
-        or (
-            refreshed.session_expires == session.session_expires  # issued in the same second
-        )
+    assert (refreshed.refresh_token and refreshed.session_token != session.session_token) or (
+        refreshed.session_expires == session.session_expires  # issued in the same second
     )
     # a refresh token is no bearer token, a session token no refresh token
     expect_error(
@@ -265,3 +261,32 @@ def test_operator_calls_need_the_operator_key(server: ServerThread, port: str) -
         UNAUTH,
         "OPERATOR_KEY_REQUIRED",
     )
+
+
+@pytest.mark.postgres
+def test_suspension_and_revocation_across_replicas_on_postgresql(postgres_dsn: str) -> None:
+    a = ServerThread(config(store_url=postgres_dsn, operator_key=OPERATOR_KEY))
+    b = ServerThread(config(store_url=postgres_dsn, operator_key=OPERATOR_KEY))
+    try:
+        session = guest(a)
+        pid = session.player.player_id
+        account = stub(a, "grpc", PLAYERS, session.session_token)
+        made = account.CreateApiToken(ps.CreateApiTokenRequest(name="bot"))
+        assert stub(b, "grpc", PLAYERS, made.token).GetMe(ps.GetMeRequest()).player.player_id == (
+            pid
+        )
+        account.RevokeApiToken(ps.RevokeApiTokenRequest(token_id=made.info.token_id))
+        expect_error(
+            lambda: stub(b, "grpc", TAROK, made.token).Ping(svc.PingRequest()),
+            UNAUTH,
+            "TOKEN_REVOKED",
+        )
+        on_b = stub(b, "grpc", TAROK, session.session_token)
+        on_b.Ping(svc.PingRequest())
+        stub(a, "grpc", PLAYERS).SuspendPlayer(
+            ps.SuspendPlayerRequest(operator_key=OPERATOR_KEY, player_id=pid)
+        )
+        expect_error(lambda: on_b.Ping(svc.PingRequest()), UNAUTH, "PLAYER_SUSPENDED")
+    finally:
+        a.stop()
+        b.stop()
