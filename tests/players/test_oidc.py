@@ -169,3 +169,12 @@ def test_a_guest_links_an_account_and_keeps_its_player(
         grpc.StatusCode.FAILED_PRECONDITION,
         "IDENTITY_TAKEN",
     )
+
+
+def test_a_provider_name_the_server_would_not_take_is_not_an_error(
+    server: ServerThread, issuer: Issuer
+) -> None:
+    odd = me(server, "grpc", issuer.token("odd-name", name="line\nbreak"))
+    assert odd.display_name == "Player"
+    named = me(server, "grpc", issuer.token("named", name="  Ana Novak  "))
+    assert named.display_name == "Ana Novak"

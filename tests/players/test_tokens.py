@@ -290,3 +290,16 @@ def test_suspension_and_revocation_across_replicas_on_postgresql(postgres_dsn: s
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_player_holds_a_bounded_number_of_live_api_tokens(server: ServerThread) -> None:
+    account = stub(server, "grpc", PLAYERS, guest(server).session_token)
+    limit = server.config.max_api_tokens
+    made = [account.CreateApiToken(ps.CreateApiTokenRequest(name=f"t{i}")) for i in range(limit)]
+    expect_error(
+        lambda: account.CreateApiToken(ps.CreateApiTokenRequest(name="one more")),
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        "TOO_MANY_TOKENS",
+    )
+    account.RevokeApiToken(ps.RevokeApiTokenRequest(token_id=made[0].info.token_id))
+    assert account.CreateApiToken(ps.CreateApiTokenRequest(name="instead")).token

@@ -171,7 +171,7 @@ class PlayersApp:
         """The player an identity signs in as, created (with the identity linked) the first
         time: the identity's sign-in key is claimed first, so one identity is one player."""
         player_id, created = await self.players.claim(_identity_log(found), new_player_id())
-        shown = name or check_name(found.name[:MAX_NAME]) or "Player"
+        shown = name or _shown_name(found.name) or "Player"
         await self.players.create(player_id, self._created(player_id, shown, locale, "oidc"))
         await self.players.append(player_id, _linked(found, self.ctx.clock()))
         return player_id, created
@@ -186,6 +186,14 @@ class PlayersApp:
         self, request: ps.ListAuditEventsRequest
     ) -> ps.ListAuditEventsResponse:
         return await operators.list_audit(self.ctx, request)
+
+
+def _shown_name(claimed: str) -> str:
+    """The provider's name for the account, if it is a name this server would take."""
+    try:
+        return check_name(claimed[:MAX_NAME])
+    except e.ServiceError:
+        return ""
 
 
 def _identity_log(found: Identity) -> str:
