@@ -252,6 +252,15 @@ def test_operator_calls_need_the_operator_key(server: ServerThread, port: str) -
         grpc.StatusCode.NOT_FOUND,
         "PLAYER_NOT_FOUND",
     )
+    # suspended: its session refused on this port too, lifted: accepted again
+    victim = guest(server, port)
+    suspend = ps.SuspendPlayerRequest(operator_key=OPERATOR_KEY, player_id=victim.player.player_id)
+    players.SuspendPlayer(suspend)
+    tarok = stub(server, port, TAROK, victim.session_token)
+    expect_error(lambda: tarok.Ping(svc.PingRequest()), UNAUTH, "PLAYER_SUSPENDED")
+    suspend.reinstate = True
+    players.SuspendPlayer(suspend)
+    tarok.Ping(svc.PingRequest())
     # a player's session does not make it an operator
     session = guest(server, port).session_token
     expect_error(
