@@ -13,14 +13,12 @@ from .. import errors as e
 from ..usecases import identity, mytables
 from ..usecases.context import Context
 from ..usecases.identity import Caller
-from ..usecases.limits import MAX_BEARER, MAX_NAME, check_name, check_text
+from ..usecases.limits import MAX_BEARER, MAX_NAME, check_id, check_name, check_secret, check_text
 from . import apitokens, operators
 from .log import Body, MakeBodies, Players, PlayerState, new_player_id, signin_log
 from .oidc import Identity, Oidc
 from .sessions import Sessions
 
-MIN_DEVICE_SECRET = 22  # 128 bits of base64url
-MAX_DEVICE_SECRET = 128
 MAX_LOCALE = 35
 IDENTITY_CACHE = 10_000
 
@@ -61,7 +59,7 @@ class PlayersApp:
     # -- sign-in --------------------------------------------------------------------------
 
     async def sign_in_guest(self, request: ps.SignInGuestRequest) -> ps.Session:
-        secret = _device_secret(request.device_secret)
+        secret = check_secret(request.device_secret, "device_secret")
         name = check_name(request.display_name, "display_name") or "Guest"
         locale = check_text(request.locale, "locale", MAX_LOCALE)
         key = hashlib.sha256(secret.encode()).hexdigest()
@@ -127,7 +125,8 @@ class PlayersApp:
         self, request: ps.RevokeApiTokenRequest
     ) -> ps.RevokeApiTokenResponse:
         owner = identity.signed_in(identity.PLAY)
-        await apitokens.revoke(self.players, owner, request.token_id, self.ctx.clock())
+        token_id = check_id("token_id", request.token_id)
+        await apitokens.revoke(self.players, owner, token_id, self.ctx.clock())
         return ps.RevokeApiTokenResponse()
 
     # -- identity providers ------------------------------------------------------------------
@@ -225,14 +224,3 @@ def player_msg(player: PlayerState) -> ps.Player:
     for issuer, subject in player.identities:
         out.identities.append(ps.LinkedIdentity(issuer=issuer, subject=subject))
     return out
-
-
-def _device_secret(value: str) -> str:
-    if not MIN_DEVICE_SECRET <= len(value) <= MAX_DEVICE_SECRET:
-        raise e.invalid(
-            "device_secret",
-            f"device_secret is {MIN_DEVICE_SECRET} to {MAX_DEVICE_SECRET} characters",
-        )
-    if not (value.isascii() and value.isprintable()) or " " in value:
-        raise e.invalid("device_secret", "device_secret is printable ASCII without spaces")
-    return value
