@@ -147,3 +147,23 @@ def test_one_seat_per_player_through_every_way_to_a_seat(server: ServerThread) -
     table = server.run(running(server.server).app.ctx.cache.load(table_id))
     assert table.player_ids[back.seat] == me.player.player_id
     assert table.player_ids.count(me.player.player_id) == 1
+
+
+def test_per_caller_limits_count_the_signed_in_player() -> None:
+    running_server = ServerThread(config(max_bot_tables_per_caller=1))
+    try:
+        bots = [svc.BotSeat(seat=s, bot="random") for s in (1, 2, 3)]
+        ask = svc.CreateTableRequest(variant="slovenian", players=4, bots=bots)
+        running_server.stub.CreateTable(ask)  # this address's one table with bots
+        expect_error(
+            lambda: running_server.stub.CreateTable(ask),
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "TOO_MANY_TABLES",
+        )
+        signed = stub(running_server, "grpc", TAROK, guest(running_server).session_token)
+        signed.CreateTable(ask)  # the player's own one, from the same address
+        expect_error(
+            lambda: signed.CreateTable(ask), grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_TABLES"
+        )
+    finally:
+        running_server.stop()
