@@ -43,7 +43,12 @@ def test_a_bad_bearer_token_fails_every_call(server: ServerThread, port: str) ->
     table_id = create(server.stub)
     spectator = server.stub.JoinTable(svc.JoinTableRequest(table_id=table_id, spectator=True))
     token = guest(server).session_token
-    for bad in ("nonsense", token[:-2] + ("AA" if not token.endswith("AA") else "BB"), ""):
+    bad_ones = ["nonsense", token[:-2] + ("AA" if not token.endswith("AA") else "BB")]
+    if port != "grpc-http":
+        # "Bearer " (nothing after the space): HTTP/2 forbids a header value ending in a
+        # space, so the HTTP port's HTTP/2 stack drops such a request before any RPC runs.
+        bad_ones.append("")
+    for bad in bad_ones:
         refused(stub(server, port, TAROK, bad), spectator.token)
     seat_token = server.stub.JoinTable(svc.JoinTableRequest(table_id=table_id)).token
     tarok = stub(server, port, TAROK, seat_token)  # a seat token is no bearer token
