@@ -11,9 +11,11 @@ import grpc
 import pytest
 from tarok_proto.tarok.v1 import player_service_pb2 as ps
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..service.harness import FINISHED, PLAYING, ServerThread, choose, config, create, expect_error
-from .harness import PLAYERS, PORTS, TAROK, guest, stub
+from .harness import PLAYERS, PORTS, TAROK, BearerStub, guest, stub
 
 UNAUTH = grpc.StatusCode.UNAUTHENTICATED
 OPERATOR_KEY = "op-key-1"
@@ -67,14 +69,28 @@ def test_api_token_scopes_and_bad_api_tokens(server: ServerThread) -> None:
     only_tournaments = account.CreateApiToken(
         ps.CreateApiTokenRequest(name="t", scopes=["tournaments"])
     ).token
+    play_only = account.CreateApiToken(ps.CreateApiTokenRequest(name="p")).token
     table_id = create(server.stub)
-    expect_error(
+    for call in (
         lambda: stub(server, "grpc", TAROK, only_tournaments).JoinTable(
             svc.JoinTableRequest(table_id=table_id)
         ),
-        grpc.StatusCode.PERMISSION_DENIED,
-        "SCOPE_DENIED",
+        lambda: stub(server, "grpc", TAROK, only_tournaments).Ping(svc.PingRequest()),
+        lambda: BearerStub(ts_grpc.TournamentServiceStub(server.channel), play_only).GetTournament(
+            ts.GetTournamentRequest(tournament_id="nope")
+        ),
+    ):
+        expect_error(call, grpc.StatusCode.PERMISSION_DENIED, "SCOPE_DENIED")
+    # each token is fine where its scope is, and for its own player
+    stub(server, "grpc", TAROK, play_only).Ping(svc.PingRequest())
+    expect_error(
+        lambda: BearerStub(
+            ts_grpc.TournamentServiceStub(server.channel), only_tournaments
+        ).GetTournament(ts.GetTournamentRequest(tournament_id="nope")),
+        grpc.StatusCode.NOT_FOUND,
+        "TOURNAMENT_NOT_FOUND",
     )
+    assert stub(server, "grpc", PLAYERS, only_tournaments).GetMe(ps.GetMeRequest()).player
     expect_error(
         lambda: account.CreateApiToken(ps.CreateApiTokenRequest(scopes=["admin"])),
         grpc.StatusCode.INVALID_ARGUMENT,

@@ -87,7 +87,7 @@ class PlayersApp:
     # -- the caller's player ----------------------------------------------------------------
 
     async def get_me(self, request: ps.GetMeRequest) -> ps.GetMeResponse:
-        who = identity.signed_in(identity.PLAY)
+        who = identity.signed_in(None)
         return ps.GetMeResponse(player=player_msg(await self.players.get(who.player_id)))
 
     async def list_my_tables(self, request: ps.ListMyTablesRequest) -> ps.ListMyTablesResponse:
@@ -111,12 +111,12 @@ class PlayersApp:
     async def create_api_token(
         self, request: ps.CreateApiTokenRequest
     ) -> ps.CreateApiTokenResponse:
-        owner = identity.signed_in(identity.PLAY)
+        owner = identity.signed_in(None)
         limit = self.ctx.config.max_api_tokens
         return await apitokens.create(self.players, owner, request, limit, self.ctx.clock())
 
     async def list_api_tokens(self, request: ps.ListApiTokensRequest) -> ps.ListApiTokensResponse:
-        owner = identity.signed_in(identity.PLAY)
+        owner = identity.signed_in(None)
         player = await self.players.get(owner.player_id)
         tokens = sorted(player.tokens.values(), key=lambda t: (t.created, t.token_id))
         return ps.ListApiTokensResponse(tokens=[apitokens.token_msg(t) for t in tokens])
@@ -124,7 +124,7 @@ class PlayersApp:
     async def revoke_api_token(
         self, request: ps.RevokeApiTokenRequest
     ) -> ps.RevokeApiTokenResponse:
-        owner = identity.signed_in(identity.PLAY)
+        owner = identity.signed_in(None)
         token_id = check_id("token_id", request.token_id)
         await apitokens.revoke(self.players, owner, token_id, self.ctx.clock())
         return ps.RevokeApiTokenResponse()
@@ -139,7 +139,7 @@ class PlayersApp:
         return await self._signed_in(player_id, created)
 
     async def link_identity(self, request: ps.LinkIdentityRequest) -> ps.LinkIdentityResponse:
-        who = identity.signed_in(identity.PLAY)
+        who = identity.signed_in(None)
         if who.via == "api":
             raise e.ServiceError(
                 e.PERMISSION_DENIED, e.SCOPE_DENIED, "an API token cannot link identities"
