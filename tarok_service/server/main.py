@@ -15,6 +15,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from grpc_reflection.v1alpha._async import ReflectionServicer
+from tarok_proto.tarok.v1 import player_service_pb2_grpc as ps_grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
@@ -23,6 +24,8 @@ from ..store import EventStore, open_store
 from .config import STORE_SECRET_NAME, ServerConfig, store_secret
 from .ops.logconf import configure_logging
 from .ops.metrics import MetricsHttp
+from .players import SERVICE_NAME as PLAYER_SERVICE
+from .players import PlayerServicer, add_players
 from .tournaments import SERVICE_NAME as TOURNAMENT_SERVICE
 from .tournaments import TournamentServicer, add_tournaments, start_tournaments, stop_tournaments
 from .transport.generic import generic_only
@@ -93,11 +96,18 @@ async def create_server(
     servicer = TarokServicer(app)
     svc_grpc.add_TarokServiceServicer_to_server(servicer, register)
     tournaments = add_tournaments(server, app.ctx, register)
+    players = add_players(server, app.ctx, register)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, register)
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflected = (SERVICE_NAME, TOURNAMENT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME)
+    reflected = (
+        SERVICE_NAME,
+        TOURNAMENT_SERVICE,
+        PLAYER_SERVICE,
+        health.SERVICE_NAME,
+        reflection.SERVICE_NAME,
+    )
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
         ReflectionServicer(reflected), register
     )
@@ -112,6 +122,7 @@ async def create_server(
             [
                 (svc_grpc.add_TarokServiceServicer_to_server, servicer),
                 (ts_grpc.add_TournamentServiceServicer_to_server, TournamentServicer(tournaments)),
+                (ps_grpc.add_PlayerServiceServicer_to_server, PlayerServicer(players)),
             ]
         )
         http_app = build_app(

@@ -16,6 +16,7 @@ from ..model.cache import TableCache
 from ..model.commands import Shuffler, secure_shuffle
 from ..model.fold import TableState
 from ..ops.metrics import MeteredStore, Metrics
+from .identity import Authenticator, no_sign_in
 from .limits import MAX_REQUEST_ID, MAX_TOKEN, check_request_id
 from .tokens import Claim, ClaimCache, TokenSigner
 
@@ -43,6 +44,8 @@ class Context:
     # Whether a tournament is over (its tables' deals may be shown); the tournament feature
     # installs its own - the core never imports it.
     tournament_over: TournamentOver = sealed_without_tournaments
+    # Verifies a bearer token (see `identity.py`); the players feature installs its own.
+    authenticate: Authenticator = no_sign_in
     cache: TableCache = field(init=False)
     tokens: TokenSigner = field(init=False)
     stopping: bool = field(init=False, default=False)
