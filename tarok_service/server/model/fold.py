@@ -56,6 +56,7 @@ class TableState:
     bot_on_timeout: bool = False  # a seat that times out is handed to a bot
     generations: tuple[int, ...] = ()  # times each seat was taken (tokens carry it)
     rematch_of: str = ""  # the finished table this one is a rematch of
+    rated: bool = False  # only signed-in players and bots sit; ratings change at the end
     rules_version: int = 0  # the rules version the table was created under
     last_settled: Settlement | None = None  # what the last scored hand credited, line by line
     checkpoint: ev.TableSnapshot | None = None  # the snapshot after the latest HandScored
@@ -104,6 +105,7 @@ def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState
         bot_on_timeout=payload.bot_on_timeout,
         generations=(0,) * payload.players,
         rematch_of=payload.rematch_of,
+        rated=payload.rated,
         rules_version=payload.rules_version,
     )
 

@@ -23,12 +23,17 @@ __all__ = ["MAX_REQUEST_ID", "Context", "check_seat", "request_id"]
 
 
 TournamentOver = Callable[[str], Awaitable[bool]]
+TableClosedHook = Callable[[TableState], Awaitable[None]]
 
 
 async def sealed_without_tournaments(tournament_id: str) -> bool:
     """The tournament gate of a server without the tournament feature: a table of a
     tournament stays sealed (fails closed; the feature installs the real gate)."""
     return False
+
+
+async def nothing_on_close(table: TableState) -> None:
+    """What a server without the players' games feature does when a table closes."""
 
 
 @dataclass
@@ -43,6 +48,9 @@ class Context:
     # Whether a tournament is over (its tables' deals may be shown); the tournament feature
     # installs its own - the core never imports it.
     tournament_over: TournamentOver = sealed_without_tournaments
+    # Called once a table's closing batch is in the log, by the replica that wrote it (the
+    # players' games feature records history and ratings; the core never imports it).
+    table_closed: TableClosedHook = nothing_on_close
     cache: TableCache = field(init=False)
     tokens: TokenSigner = field(init=False)
     stopping: bool = field(init=False, default=False)

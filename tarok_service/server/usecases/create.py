@@ -53,6 +53,7 @@ def describe(created: ev.TableCreated, request: svc.CreateTableRequest) -> None:
     ):
         raise e.invalid("on_timeout", "on_timeout must be DEFAULT_MOVE or BOT")
     created.bot_on_timeout = request.on_timeout == svc.TIMEOUT_ACTION_BOT
+    created.rated = request.rated
     seats: set[int] = set()
     for i, bot in enumerate(request.bots):
         if not 0 <= bot.seat < created.players or bot.seat in seats:
