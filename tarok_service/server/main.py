@@ -15,12 +15,15 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from grpc_reflection.v1alpha._async import ReflectionServicer
+from tarok_proto.tarok.v1 import match_service_pb2_grpc as ms_grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..store import EventStore, open_store
 from .config import STORE_SECRET_NAME, ServerConfig, store_secret
+from .matches import SERVICE_NAME as MATCH_SERVICE
+from .matches import MatchServicer, add_matches
 from .ops.logconf import configure_logging
 from .ops.metrics import MetricsHttp
 from .tournaments import SERVICE_NAME as TOURNAMENT_SERVICE
@@ -93,11 +96,18 @@ async def create_server(
     servicer = TarokServicer(app)
     svc_grpc.add_TarokServiceServicer_to_server(servicer, register)
     tournaments = add_tournaments(server, app.ctx, register)
+    matches = add_matches(server, app, register)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, register)
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflected = (SERVICE_NAME, TOURNAMENT_SERVICE, health.SERVICE_NAME, reflection.SERVICE_NAME)
+    reflected = (
+        SERVICE_NAME,
+        TOURNAMENT_SERVICE,
+        MATCH_SERVICE,
+        health.SERVICE_NAME,
+        reflection.SERVICE_NAME,
+    )
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
         ReflectionServicer(reflected), register
     )
@@ -112,6 +122,7 @@ async def create_server(
             [
                 (svc_grpc.add_TarokServiceServicer_to_server, servicer),
                 (ts_grpc.add_TournamentServiceServicer_to_server, TournamentServicer(tournaments)),
+                (ms_grpc.add_MatchServiceServicer_to_server, MatchServicer(matches)),
             ]
         )
         http_app = build_app(
