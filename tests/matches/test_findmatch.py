@@ -1,0 +1,115 @@
+"""FindMatch on one server: callers are seated together, a lone caller gets bots after the
+wait, a cancelled stream leaves the queue, and nobody is matched with itself."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import grpc
+from google.protobuf.duration_pb2 import Duration
+from tarok_proto.tarok.v1 import match_service_pb2 as ms
+from tarok_proto.tarok.v1 import matches_pb2 as mt
+
+from tarok_service.server.main import running
+from tarok_service.server.matches import logs
+
+from ..service.harness import PLAYING, ServerThread, expect_error, hang_up, view
+from .helpers import Metadata, matches, sign_in
+
+
+def seconds(value: float) -> Duration:
+    out = Duration()
+    out.FromNanoseconds(int(value * 1e9))
+    return out
+
+
+def found(stub: Any, request: ms.FindMatchRequest, md: Metadata) -> ms.MatchFound:
+    """Run the stream to its end; the seat it ends with (progress reports before it)."""
+    replies = list(stub.FindMatch(request, metadata=md, timeout=120))
+    assert all(r.HasField("waiting") for r in replies[:-1])
+    assert replies[-1].HasField("found")
+    return replies[-1].found
+
+
+def find_together(
+    stubs: list[Any], request: ms.FindMatchRequest, signed: list[Metadata]
+) -> list[ms.MatchFound | BaseException]:
+    """Each caller's FindMatch on its own thread, all at once."""
+    out: list[ms.MatchFound | BaseException] = [RuntimeError("no answer")] * len(signed)
+
+    def run(i: int) -> None:
+        try:
+            out[i] = found(stubs[i], request, signed[i])
+        except BaseException as error:  # noqa: BLE001 - reported by the test
+            out[i] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(signed))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(150)
+    return out
+
+
+def test_three_callers_are_seated_at_one_table(server: ServerThread) -> None:
+    signed = [sign_in(server.channel, f"q{i}")[1] for i in range(3)]
+    request = ms.FindMatchRequest(variant="slovenian", players=3, name="q")
+    seats = find_together([matches(server)] * 3, request, signed)
+    assert all(isinstance(s, ms.MatchFound) for s in seats), seats
+    got = [s for s in seats if isinstance(s, ms.MatchFound)]
+    assert len({s.table_id for s in got}) == 1
+    assert sorted(s.seat for s in got) == [0, 1, 2]
+    table = view(server.stub, got[0].token)
+    assert table.status == PLAYING  # the last seat taken dealt the first hand
+    assert all(s.name == "q" and not s.bot for s in table.seats)
+
+
+def test_a_lone_caller_is_given_bots_after_the_wait(server: ServerThread) -> None:
+    _, md = sign_in(server.channel, "alone")
+    request = ms.FindMatchRequest(
+        variant="slovenian", players=4, bots_after=seconds(0.3), name="alone"
+    )
+    seat = found(matches(server), request, md)
+    table = view(server.stub, seat.token)
+    bots = [s.bot for s in table.seats]
+    assert bots[seat.seat] == "" and sum(1 for b in bots if b) == 3
+    assert not seat.rated
+
+
+def test_a_cancelled_stream_leaves_the_queue(server: ServerThread) -> None:
+    _, first = sign_in(server.channel, "leaver")
+    request = ms.FindMatchRequest(variant="slovenian", players=3, rated=True, name="leaver")
+    stream = matches(server).FindMatch(request, metadata=first, timeout=60)
+    assert next(stream).HasField("waiting")  # its ticket is in the queue
+    hang_up(stream)
+    log_id = logs.queue_log("slovenian", 3, True)
+    store = running(server.server).app.ctx.store
+
+    def closed() -> bool:
+        entries = [logs.decode(s) for s in server.run(store.read(log_id, 0))]
+        return any(isinstance(b, mt.MatchTicketClosed) and b.reason == "left" for b in entries)
+
+    version = server.run(store.version(log_id))
+    while not closed():  # woken by the queue's next entry (bounded by the wait's timeout)
+        version = server.run(store.wait_for_change(log_id, version, 10.0))
+    _, second = sign_in(server.channel, "stayer")
+    short = ms.FindMatchRequest(
+        variant="slovenian", players=3, rated=True, max_wait=seconds(0.5), name="stayer"
+    )
+    expect_error(
+        lambda: list(matches(server).FindMatch(short, metadata=second, timeout=60)),
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        "NO_MATCH",
+    )
+
+
+def test_one_player_in_the_queue_twice_is_not_matched_with_itself(server: ServerThread) -> None:
+    _, md = sign_in(server.channel, "twice")
+    request = ms.FindMatchRequest(
+        variant="french_tarot", players=3, max_wait=seconds(0.8), name="twice"
+    )
+    outcomes = find_together([matches(server)] * 2, request, [md, md])
+    for outcome in outcomes:
+        assert isinstance(outcome, grpc.RpcError), outcome
+        assert outcome.code() == grpc.StatusCode.DEADLINE_EXCEEDED
