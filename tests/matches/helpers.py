@@ -39,12 +39,12 @@ def connect(
     server: ServerThread, rpc: str, payload: dict[str, Any], bearer: str = ""
 ) -> tuple[int, dict[str, Any]]:
     """A Connect JSON call of MatchService on the HTTP port: (HTTP status, JSON body)."""
-    http = running(server.server).http
-    assert http is not None
+    port = running(server.server).http
+    assert port is not None
     headers = {"content-type": "application/json"}
     if bearer:
         headers["authorization"] = f"Bearer {bearer}"
-    conn = http.client.HTTPConnection("127.0.0.1", http.port, timeout=30)
+    conn = http.client.HTTPConnection("127.0.0.1", port.port, timeout=30)
     try:
         conn.request("POST", f"/tarok.v1.MatchService/{rpc}", json.dumps(payload), headers)
         response = conn.getresponse()

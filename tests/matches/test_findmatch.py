@@ -28,8 +28,9 @@ def found(stub: Any, request: ms.FindMatchRequest, md: Metadata) -> ms.MatchFoun
     """Run the stream to its end; the seat it ends with (progress reports before it)."""
     replies = list(stub.FindMatch(request, metadata=md, timeout=120))
     assert all(r.HasField("waiting") for r in replies[:-1])
-    assert replies[-1].HasField("found")
-    return replies[-1].found
+    last: ms.FindMatchResponse = replies[-1]
+    assert last.HasField("found")
+    return last.found
 
 
 def find_together(
@@ -81,7 +82,7 @@ def test_a_cancelled_stream_leaves_the_queue(server: ServerThread) -> None:
     _, first = sign_in(server.channel, "leaver")
     request = ms.FindMatchRequest(variant="slovenian", players=3, rated=True, name="leaver")
     stream = matches(server).FindMatch(request, metadata=first, timeout=60)
-    assert next(stream).HasField("waiting")  # its ticket is in the queue
+    assert next(iter(stream)).HasField("waiting")  # its ticket is in the queue
     hang_up(stream)
     log_id = logs.queue_log("slovenian", 3, True)
     store = running(server.server).app.ctx.store

@@ -66,9 +66,9 @@ def test_a_player_sees_only_its_own_history_and_logs(
     )
     token = stub.OpenPlayedTable(request, metadata=md).token
     log = server.stub.GetTableLog(svc.GetTableLogRequest(token=token)).log
-    kinds = {e.WhichOneof("payload") for e in log.events}
+    kinds = {e.WhichOneof("body") for e in log.events}
     assert {"table_created", "hand_dealt", "table_closed"} <= kinds
-    dealt = next(e.hand_dealt for e in log.events if e.WhichOneof("payload") == "hand_dealt")
+    dealt = next(e.hand_dealt for e in log.events if e.HasField("hand_dealt"))
     assert all(h.cards for h in dealt.hands)  # finished: every hand is shown
     expect_error(
         lambda: stub.ListHistory(ms.ListHistoryRequest()),

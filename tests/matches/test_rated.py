@@ -62,6 +62,16 @@ def test_a_rated_match_updates_every_players_rating_and_the_leaderboard(
     if len(set(totals)) > 1:  # direction: the best total gains, the worst loses
         best, worst = totals.index(max(totals)), totals.index(min(totals))
         assert listed[ids[best]].rating.mu > FIRST_RATING.mu > listed[ids[worst]].rating.mu
+    paged, token = [], ""
+    while True:  # page by page, the same list
+        page = matches(server).ListLeaderboard(
+            ms.ListLeaderboardRequest(variant="slovenian", players=4, page_size=1, page_token=token)
+        )
+        paged.extend(page.entries)
+        token = page.next_page_token
+        if not token:
+            break
+    assert paged == list(board.entries)
     _, md = sign_in(server.channel, "guest0-again")  # a new guest has no history
     assert not matches(server).ListHistory(ms.ListHistoryRequest(), metadata=md).tables
 
