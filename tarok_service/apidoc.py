@@ -43,6 +43,13 @@ SAMPLES: dict[str, object] = {
     "paused": True,
     "reason": "a demonstration",
     "payload": "aGk=",
+    "device_secret": "$DEVICE_SECRET",
+    "refresh_token": "$REFRESH",
+    "id_token": "$ID_TOKEN",
+    "token_id": "$API_TOKEN_ID",
+    "operator_key": "$OPERATOR_KEY",
+    "player_id": "$PLAYER",
+    "scopes": ["play"],
 }
 
 # Samples of one method's fields (a name that means something else elsewhere).
@@ -50,7 +57,17 @@ METHOD_SAMPLES: dict[str, dict[str, object]] = {
     "CreateTournament": {
         "spec": {"variant": "slovenian", "players": 4, "entrants": _ENTRANTS, "deals": 1}
     },
+    "RejoinTable": {"table_id": None},  # with a token; by identity: docs/identity.md
+    "SignInGuest": {"display_name": "Ana"},
+    "CreateApiToken": {"name": "my-bot"},
+    "ListAuditEvents": {"page_size": 10},
 }
+
+# Methods whose example signs in: `authorization: Bearer $SESSION` (docs/identity.md).
+_SIGNED_IN = "`SESSION`: the `session.sessionToken` that PlayerService.SignInGuest answered."
+SIGNED_IN = frozenset(
+    {"GetMe", "LinkIdentity", "CreateApiToken", "ListApiTokens", "RevokeApiToken", "ListMyTables"}
+)
 
 # Where an example's variables come from (by method; the rest need none).
 _TABLE = "`TABLE`: the `tableId` that CreateTable answered."
@@ -83,6 +100,20 @@ NOTES: dict[str, str] = {
     "CreateTournament's answer." + _STREAM.replace(" (tournament)", ""),
     "PauseTournament": _TOURNAMENT,
     "CancelTournament": _TOURNAMENT,
+    "SignInGuest": "`DEVICE_SECRET`: a random secret the device keeps (22 to 128 characters, "
+    "say `DEVICE_SECRET=$(openssl rand -hex 16)`); the same secret signs in as the same guest.",
+    "SignIn": "`ID_TOKEN`: a token of an identity provider the server is configured with "
+    "(`--oidc-issuer`, `--oidc-audience`; docs/identity.md).",
+    "RefreshSession": "`REFRESH`: the `session.refreshToken` of a sign-in.",
+    "GetMe": _SIGNED_IN,
+    "LinkIdentity": _SIGNED_IN + " `ID_TOKEN`: the identity provider's token to link.",
+    "CreateApiToken": _SIGNED_IN + " The answer's `token` is shown only once.",
+    "ListApiTokens": _SIGNED_IN,
+    "RevokeApiToken": _SIGNED_IN + " `API_TOKEN_ID`: `info.tokenId` of CreateApiToken.",
+    "ListMyTables": _SIGNED_IN,
+    "SuspendPlayer": "`OPERATOR_KEY`: the server's operator key (`--operator-key`); `PLAYER`: "
+    "a `player.playerId`.",
+    "ListAuditEvents": "`OPERATOR_KEY`: the server's operator key (`--operator-key`).",
 }
 
 # Paths inside descriptors (see descriptor.proto): file.message_type=4, enum_type=5,
@@ -215,7 +246,11 @@ def _maps(files: list[d.FileDescriptorProto]) -> dict[str, tuple[str, str]]:
 
 def _example(request: d.DescriptorProto, method: str) -> dict[str, object]:
     samples = {**SAMPLES, **METHOD_SAMPLES.get(method, {})}
-    return {_json_name(f.name): samples[f.name] for f in request.field if f.name in samples}
+    return {
+        _json_name(f.name): samples[f.name]
+        for f in request.field
+        if samples.get(f.name) is not None
+    }
 
 
 def _json_name(name: str) -> str:
@@ -259,6 +294,11 @@ def _service(
             "",
             "```sh",
             ".venv/bin/buf curl --protocol grpc --http2-prior-knowledge --schema protos \\",
+            *(
+                ['    -H "authorization: Bearer $SESSION" \\']
+                if method.name in SIGNED_IN
+                else []
+            ),
             f"    --data {data} \\",
             f"    http://localhost:50051/{PACKAGE}.{service.name}/{method.name}",
             "```",

@@ -11,7 +11,7 @@ import asyncio
 import os
 from typing import Any
 
-from .config import ServerConfig, resolve_secret
+from .config import OPERATOR_KEY_ENV, OidcIssuer, ServerConfig, resolve_secret
 from .main import configure_logging, serve
 from .transport.http import static_dir_default
 from .workers import check_workers, default_workers, run_workers
@@ -26,6 +26,7 @@ def add_parser(sub: Any) -> None:
     _store_and_ports(serve_)
     _tokens(serve_)
     _tournaments(serve_)
+    _players(serve_)
     _operations(serve_)
     _free_tables(serve_)
     _http(serve_)
@@ -65,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         max_bot_tables_per_caller=args.max_bot_tables_per_caller,
         max_bot_hands=args.max_bot_hands,
         min_time_per_move_seconds=args.min_time_per_move,
+        oidc_issuers=oidc_issuers(args.oidc_issuer, args.oidc_audience),
+        operator_key=args.operator_key or os.environ.get(OPERATOR_KEY_ENV, ""),
+        session_ttl_seconds=args.session_ttl,
+        refresh_ttl_seconds=args.refresh_ttl,
     )
     workers = default_workers(args.store) if args.workers is None else args.workers
     check_workers(args.store, workers)
@@ -72,6 +77,57 @@ def run(args: argparse.Namespace) -> int:
         return run_workers(config, workers)
     asyncio.run(serve(config))
     return 0
+
+
+def oidc_issuers(issuers: list[str], audiences: list[str]) -> tuple[OidcIssuer, ...]:
+    """`--oidc-issuer URL --oidc-audience AUD`, paired in order (one audience for all
+    issuers when only one is given); SystemExit when they do not pair up."""
+    if len(audiences) == 1 and len(issuers) > 1:
+        audiences = audiences * len(issuers)
+    if len(issuers) != len(audiences):
+        raise SystemExit("give one --oidc-audience per --oidc-issuer (or one for all)")
+    out = []
+    for issuer, audience in zip(issuers, audiences, strict=True):
+        if not issuer.startswith(("https://", "http://")) or not audience:
+            raise SystemExit(f"--oidc-issuer must be an http(s) URL, with an audience: {issuer!r}")
+        out.append(OidcIssuer(issuer, audience))
+    return tuple(out)
+
+
+def _players(serve_: argparse.ArgumentParser) -> None:
+    serve_.add_argument(
+        "--oidc-issuer",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="an identity provider whose tokens sign players in (its `iss`, exactly; the "
+        "discovery document is under it); repeatable (docs/identity.md)",
+    )
+    serve_.add_argument(
+        "--oidc-audience",
+        action="append",
+        default=[],
+        metavar="AUD",
+        help="the `aud` the tokens of the --oidc-issuer at the same position must name",
+    )
+    serve_.add_argument(
+        "--operator-key",
+        default=None,
+        help=f"the key operators suspend players and read the audit trail with "
+        f"(or ${OPERATOR_KEY_ENV}; default: no operators)",
+    )
+    serve_.add_argument(
+        "--session-ttl",
+        type=int,
+        default=ServerConfig.session_ttl_seconds,
+        help="seconds a session token lives (default 900)",
+    )
+    serve_.add_argument(
+        "--refresh-ttl",
+        type=int,
+        default=ServerConfig.refresh_ttl_seconds,
+        help="seconds a refresh token lives (default 30 days)",
+    )
 
 
 def _store_and_ports(serve_: argparse.ArgumentParser) -> None:

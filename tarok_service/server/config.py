@@ -10,6 +10,15 @@ DEFAULT_STORE = "sqlite:///tarok.db"
 DEFAULT_PORT = 50051
 SECRET_ENV = "TAROK_SECRET"
 ORGANISER_KEY_ENV = "TAROK_ORGANISER_KEY"
+OPERATOR_KEY_ENV = "TAROK_OPERATOR_KEY"
+
+
+@dataclass(frozen=True)
+class OidcIssuer:
+    """An identity provider whose tokens the server accepts (docs/identity.md)."""
+
+    issuer: str  # exactly the tokens' `iss` (the discovery document is under it)
+    audience: str  # the tokens' `aud` must name it
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,15 @@ class ServerConfig:
     max_tournaments: int = 8  # tournaments running at once
     max_tournament_tables: int = 50_000  # tables in one tournament's schedule
     tournament_bot_share: float = 0.25  # share of wall time one tournament's bots may use
+    # Players (docs/identity.md): sessions, identity providers, operators.
+    session_ttl_seconds: int = 15 * 60  # a session token (SignIn*, RefreshSession)
+    refresh_ttl_seconds: int = 30 * 24 * 3600  # its refresh token
+    oidc_issuers: tuple[OidcIssuer, ...] = ()
+    oidc_clock_skew_seconds: int = 60  # leeway for exp / nbf / iat of IdP tokens
+    jwks_cache_seconds: float = 3600.0  # an issuer's keys are fetched again after this long
+    jwks_min_refetch_seconds: float = 30.0  # an unknown kid refetches at most this often
+    operator_key: str = field(default="", repr=False)  # SuspendPlayer etc. need it ("": none)
+    max_api_tokens: int = 20  # live API tokens per player
     http_port: int | None = None  # Connect / gRPC-Web / gRPC over HTTP; None = off, 0 = any
     http_host: str = "[::]"
     cors_origins: tuple[str, ...] = ()  # origins browsers may call from ("*": any)

@@ -73,6 +73,23 @@ TOO_MANY_TABLES = "TOO_MANY_TABLES"
 TABLE_NOT_FINISHED = "TABLE_NOT_FINISHED"
 NOT_ANALYSABLE = "NOT_ANALYSABLE"
 
+# Players and sign-in (docs/identity.md)
+SIGN_IN_REQUIRED = "SIGN_IN_REQUIRED"  # the call needs a signed-in caller (a bearer token)
+WRONG_ISSUER = "WRONG_ISSUER"  # an identity provider token of an issuer not configured
+WRONG_AUDIENCE = "WRONG_AUDIENCE"  # an identity provider token for another audience
+UNKNOWN_KEY = "UNKNOWN_KEY"  # signed with a key id its issuer does not publish
+PLAYER_SUSPENDED = "PLAYER_SUSPENDED"  # an operator suspended the token's player
+IDP_UNAVAILABLE = "IDP_UNAVAILABLE"  # the identity provider's keys could not be fetched
+IDENTITY_TAKEN = "IDENTITY_TAKEN"  # the account already signs in as another player
+SCOPE_DENIED = "SCOPE_DENIED"  # the token's scopes do not allow this call
+TOO_MANY_TOKENS = "TOO_MANY_TOKENS"  # a player's limit of live API tokens
+TOKEN_NOT_FOUND = "TOKEN_NOT_FOUND"  # no API token with this id
+OPERATOR_KEY_REQUIRED = "OPERATOR_KEY_REQUIRED"
+BAD_OPERATOR_KEY = "BAD_OPERATOR_KEY"
+PLAYER_NOT_FOUND = "PLAYER_NOT_FOUND"
+ALREADY_SEATED = "ALREADY_SEATED"  # the caller's player already holds a seat of the table
+NOT_YOUR_SEAT = "NOT_YOUR_SEAT"  # the caller's player holds no seat of the table
+
 
 def shown(value: str, limit: int = SHOWN) -> str:
     """A short quotable prefix of client input: printable ASCII as is, the rest escaped."""

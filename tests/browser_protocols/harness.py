@@ -66,12 +66,19 @@ class HttpRpcError(grpc.RpcError, grpc.Call):
 class HttpStub:
     """`stub.CreateTable(request)`, `stub.WatchTable(request)`, ... over the HTTP port."""
 
-    def __init__(self, base_url: str, transport: str, service: str = TAROK) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        transport: str,
+        service: str = TAROK,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         protocol = (
             ProtocolType.CONNECT if transport.startswith("connect") else ProtocolType.GRPC_WEB
         )
         self.transport = transport
         self.service = service
+        self.headers = headers
         self.client = ConnectClientSync(
             base_url,
             protocol=protocol,
@@ -88,7 +95,7 @@ class HttpStub:
             def stream(request: Any, timeout: float | None = None) -> Iterator[Any]:
                 try:
                     yield from self.client.execute_server_stream(
-                        request=request, method=info, timeout_ms=_ms(timeout)
+                        request=request, method=info, headers=self.headers, timeout_ms=_ms(timeout)
                     )
                 except ConnectError as error:
                     raise HttpRpcError(error) from None
@@ -98,7 +105,7 @@ class HttpStub:
         def unary(request: Any, timeout: float | None = None) -> Any:
             try:
                 return self.client.execute_unary(
-                    request=request, method=info, timeout_ms=_ms(timeout)
+                    request=request, method=info, headers=self.headers, timeout_ms=_ms(timeout)
                 )
             except ConnectError as error:
                 raise HttpRpcError(error) from None

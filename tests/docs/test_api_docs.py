@@ -19,9 +19,11 @@ from tarok_client.sdk import FINISHED, Client, Seat
 from tarok_service import apidoc
 from tarok_service.engine import moves
 from tarok_service.server import errors
+from tarok_service.server.config import OidcIssuer
 from tarok_service.server.tournaments import log as tournament_log
 from tarok_service.server.usecases import rematch
 
+from ..players.issuer import AUDIENCE, Issuer
 from ..service.harness import ServerThread, config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,11 +76,25 @@ def test_every_documented_reason_is_a_reason_the_server_uses() -> None:
 
 
 ORGANISER_KEY = "an-organiser-key-for-the-examples"
+OPERATOR_KEY = "an-operator-key-for-the-examples"
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[ServerThread]:
-    running = ServerThread(config(organiser_key=ORGANISER_KEY))
+def issuer() -> Iterator[Issuer]:
+    running = Issuer().start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def server(issuer: Issuer) -> Iterator[ServerThread]:
+    running = ServerThread(
+        config(
+            organiser_key=ORGANISER_KEY,
+            operator_key=OPERATOR_KEY,
+            oidc_issuers=(OidcIssuer(issuer.url, AUDIENCE),),
+        )
+    )
     yield running
     running.stop()
 
@@ -92,7 +108,7 @@ class Examples:
             pytest.fail(f"{BUF} is missing: run `make install`")
         self.server = server
         self.commands = _examples()
-        self.variables = {"ORGANISER_KEY": ORGANISER_KEY}
+        self.variables = {"ORGANISER_KEY": ORGANISER_KEY, "OPERATOR_KEY": OPERATOR_KEY}
         self.ran: set[str] = set()
 
     def argv(self, name: str) -> list[str]:
@@ -131,7 +147,7 @@ class Examples:
         return message
 
 
-def test_every_example_runs_against_a_server(server: ServerThread) -> None:
+def test_every_example_runs_against_a_server(server: ServerThread, issuer: Issuer) -> None:
     ex = Examples(server)
     assert ex.run("TarokService.Ping") == {"payload": "aGk="}
     assert any(v["id"] == "slovenian" for v in ex.run("TarokService.ListVariants")["variants"])
@@ -180,5 +196,32 @@ def test_every_example_runs_against_a_server(server: ServerThread) -> None:
     cancelled = ex.run("TournamentService.CancelTournament")["tournament"]
     assert cancelled["status"] == "TOURNAMENT_STATUS_CANCELLED"
     assert isinstance(ex.run("TournamentService.GetRatings").get("ratings", []), list)
+
+    # A guest signs in, links an identity provider account, makes and revokes an API token,
+    # and is suspended by an operator.
+    ex.variables["DEVICE_SECRET"] = "a-device-secret-for-the-examples"
+    session = ex.run("PlayerService.SignInGuest")["session"]
+    player = session["player"]["playerId"]
+    ex.variables.update(
+        SESSION=session["sessionToken"], REFRESH=session["refreshToken"], PLAYER=player
+    )
+    assert ex.run("PlayerService.GetMe")["player"]["playerId"] == player
+    assert ex.run("PlayerService.RefreshSession")["session"]["player"]["playerId"] == player
+    ex.variables["ID_TOKEN"] = issuer.token("docs-reader")
+    assert ex.run("PlayerService.LinkIdentity")["player"]["identities"][0]["subject"] == (
+        "docs-reader"
+    )
+    assert ex.run("PlayerService.SignIn")["session"]["player"]["playerId"] == player
+    made = ex.run("PlayerService.CreateApiToken")
+    assert made["token"].startswith("tarok_api_") and made["info"]["scopes"] == ["play"]
+    ex.variables["API_TOKEN_ID"] = made["info"]["tokenId"]
+    assert [t["tokenId"] for t in ex.run("PlayerService.ListApiTokens")["tokens"]] == [
+        made["info"]["tokenId"]
+    ]
+    assert ex.run("PlayerService.RevokeApiToken") == {}
+    assert ex.run("PlayerService.ListMyTables").get("tables", []) == []
+    assert ex.run("PlayerService.SuspendPlayer")["player"]["suspended"] is True
+    audit = ex.run("PlayerService.ListAuditEvents")["events"]
+    assert [(a["action"], a["playerId"]) for a in audit] == [("suspend", player)]
 
     assert ex.ran == set(ex.commands), set(ex.commands) - ex.ran

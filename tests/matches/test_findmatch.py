@@ -42,7 +42,7 @@ def find_together(
     def run(i: int) -> None:
         try:
             out[i] = found(stubs[i], request, signed[i])
-        except BaseException as error:  # noqa: BLE001 - reported by the test
+        except BaseException as error:
             out[i] = error
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(signed))]

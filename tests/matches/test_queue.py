@@ -7,8 +7,16 @@ from tarok_proto.tarok.v1 import matches_pb2 as mt
 from tarok_service.server.matches.queue import Queue, window
 
 
-def ticket(tid: str, player: str, *, rating: float = 0.0, win: float = 0.0,
-           widen: float = 0.0, bots_after: float = 0.0, opened: float = 0.0) -> mt.MatchTicketOpened:  # fmt: skip
+def ticket(
+    tid: str,
+    player: str,
+    *,
+    rating: float = 0.0,
+    win: float = 0.0,
+    widen: float = 0.0,
+    bots_after: float = 0.0,
+    opened: float = 0.0,
+) -> mt.MatchTicketOpened:
     return mt.MatchTicketOpened(
         ticket_id=tid, player_id=player, rating=rating, window=win, widen_per_second=widen,
         bots_after=bots_after, opened=opened, expires=opened + 600,

@@ -71,8 +71,10 @@ def test_two_callers_on_two_replicas_sit_at_one_table(channels: list[grpc.Channe
     got = [s for s in seats if isinstance(s, ms.MatchFound)]
     assert got[0].table_id == got[1].table_id and got[0].seat != got[1].seat
     for channel, seat in zip(channels, reversed(got), strict=True):  # each token on the other
-        table = svc_grpc.TarokServiceStub(channel).GetTableView(
-            svc.GetTableViewRequest(token=seat.token)
-        ).view
+        table = (
+            svc_grpc.TarokServiceStub(channel)
+            .GetTableView(svc.GetTableViewRequest(token=seat.token))
+            .view
+        )
         humans = [s for s in table.seats if s.name and not s.bot]
         assert len(humans) == 2 and sum(1 for s in table.seats if s.bot) == 2

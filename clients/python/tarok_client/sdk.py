@@ -7,6 +7,10 @@ with connect("localhost:50051") as client:
     seat = client.join(table, name="me")
     for view in seat.my_turns():
         seat.submit(view.hand.legal_moves[0].id)
+
+Signed in (docs/identity.md): `connect(target, bearer=TOKEN)` sends `authorization: Bearer TOKEN`
+on every call (an API token, an identity provider's token or a session token), or
+`client.sign_in_guest(device_secret)` signs in and keeps the session's token.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from google.protobuf import json_format
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from grpc_status import rpc_status
 from tarok_proto.tarok.v1 import cards_pb2, events_pb2, variants_pb2, views_pb2
+from tarok_proto.tarok.v1 import player_service_pb2 as ps
+from tarok_proto.tarok.v1 import player_service_pb2_grpc as ps_grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
@@ -53,15 +59,18 @@ class TarokError(Exception):
 
 
 class _Calls:
-    """Runs stub calls, turning grpc.RpcError into TarokError."""
+    """Runs stub calls (with the client's bearer token, if any), turning grpc.RpcError into
+    TarokError."""
 
-    def __init__(self, stub: svc_grpc.TarokServiceStub, timeout: float) -> None:
+    def __init__(self, stub: Any, timeout: float, client: Client | None = None) -> None:
         self.stub = stub
         self.timeout = timeout
+        self.client = client
 
     def __call__(self, method: str, request: Any) -> Any:
+        metadata = self.client.metadata() if self.client is not None else ()
         try:
-            return getattr(self.stub, method)(request, timeout=self.timeout)
+            return getattr(self.stub, method)(request, timeout=self.timeout, metadata=metadata)
         except grpc.RpcError as error:
             raise TarokError.from_rpc(error) from None
 
@@ -69,11 +78,74 @@ class _Calls:
 class Client:
     """A connection to a tarok server."""
 
-    def __init__(self, target: str = "localhost:50051", timeout: float = 30.0) -> None:
+    def __init__(
+        self, target: str = "localhost:50051", timeout: float = 30.0, bearer: str | None = None
+    ) -> None:
         self.target = target
         self.channel = grpc.insecure_channel(target)
         self.stub = svc_grpc.TarokServiceStub(self.channel)
-        self.call = _Calls(self.stub, timeout)
+        self.call = _Calls(self.stub, timeout, self)
+        self.players = _Calls(ps_grpc.PlayerServiceStub(self.channel), timeout, self)
+        # Sent as `authorization: Bearer <bearer>` on every call (None: anonymous).
+        self.bearer = bearer
+        self.session: ps.Session | None = None  # the last sign-in's session, if any
+
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        """The metadata every call carries: the bearer token, when there is one."""
+        return (("authorization", f"Bearer {self.bearer}"),) if self.bearer else ()
+
+    # -- players (docs/identity.md) ------------------------------------------------------
+
+    def sign_in_guest(self, device_secret: str, display_name: str = "") -> ps.Session:
+        """Sign in as the guest `device_secret` names (created on first use); the session's
+        token is this client's bearer token from now on."""
+        request = ps.SignInGuestRequest(device_secret=device_secret, display_name=display_name)
+        response: ps.SignInGuestResponse = self.players("SignInGuest", request)
+        return self._use(response.session)
+
+    def sign_in(self, id_token: str, display_name: str = "") -> ps.Session:
+        """Sign in with an identity provider's token; its session becomes the bearer."""
+        request = ps.SignInRequest(id_token=id_token, display_name=display_name)
+        response: ps.SignInResponse = self.players("SignIn", request)
+        return self._use(response.session)
+
+    def refresh(self) -> ps.Session:
+        """A new session from the last one's refresh token (before it expires)."""
+        if self.session is None:
+            raise ValueError("sign in first")
+        request = ps.RefreshSessionRequest(refresh_token=self.session.refresh_token)
+        response: ps.RefreshSessionResponse = self.players("RefreshSession", request)
+        return self._use(response.session)
+
+    def _use(self, session: ps.Session) -> ps.Session:
+        self.session, self.bearer = session, session.session_token
+        return session
+
+    def me(self) -> ps.Player:
+        response: ps.GetMeResponse = self.players("GetMe", ps.GetMeRequest())
+        return response.player
+
+    def my_tables(self) -> list[ps.MyTable]:
+        """The signed-in player's unfinished tables (and its seat at each)."""
+        response: ps.ListMyTablesResponse = self.players("ListMyTables", ps.ListMyTablesRequest())
+        return list(response.tables)
+
+    def rejoin(self, table_id: str) -> Seat:
+        """The signed-in player's seat at `table_id`, from this device (a fresh token)."""
+        request = svc.RejoinTableRequest(table_id=table_id)
+        response: svc.RejoinTableResponse = self.call("RejoinTable", request)
+        return Seat(self, response.table_id, response.token, response.seat)
+
+    def create_api_token(
+        self, name: str, scopes: Sequence[str] = ("play",)
+    ) -> ps.CreateApiTokenResponse:
+        """A long-lived API token for a bot (its `token` is shown only here)."""
+        request = ps.CreateApiTokenRequest(name=name, scopes=list(scopes))
+        response: ps.CreateApiTokenResponse = self.players("CreateApiToken", request)
+        return response
+
+    def revoke_api_token(self, token_id: str) -> None:
+        self.players("RevokeApiToken", ps.RevokeApiTokenRequest(token_id=token_id))
 
     def close(self) -> None:
         self.channel.close()
@@ -175,7 +247,7 @@ class Seat:
             token=self.token, from_version=from_version, with_views=with_views
         )
         try:
-            yield from self.client.stub.WatchTable(request)
+            yield from self.client.stub.WatchTable(request, metadata=self.client.metadata())
         except grpc.RpcError as error:
             raise TarokError.from_rpc(error) from None
 
@@ -216,9 +288,12 @@ class Seat:
         return json_format.MessageToJson(self.log())
 
 
-def connect(target: str = "localhost:50051", timeout: float = 30.0) -> Client:
-    """A client for the server at `target` ("host:port")."""
-    return Client(target, timeout)
+def connect(
+    target: str = "localhost:50051", timeout: float = 30.0, bearer: str | None = None
+) -> Client:
+    """A client for the server at `target` ("host:port"); `bearer`: a token sent as
+    `authorization: Bearer` on every call (docs/identity.md)."""
+    return Client(target, timeout, bearer)
 
 
 def to_json(message: Any) -> str:

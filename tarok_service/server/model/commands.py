@@ -78,10 +78,13 @@ def table_created(
     )
 
 
-def seat_player(table: TableState, seat: int, name: str, shuffle: Shuffler) -> Batch:
-    """PlayerSeated, and the first deal when that was the last free seat."""
+def seat_player(
+    table: TableState, seat: int, name: str, shuffle: Shuffler, player_id: str = ""
+) -> Batch:
+    """PlayerSeated (with the signed-in player, if any), and the first deal when that was the
+    last free seat."""
     batch = Batch(table)
-    batch.add(ev.PlayerSeated(seat=seat, name=name))
+    batch.add(ev.PlayerSeated(seat=seat, name=name, player_id=player_id))
     if not batch.table.free_seats():
         deal_next(batch, shuffle)
     return batch

@@ -54,6 +54,7 @@ Payload = (
 SCHEMAS: dict[str, int] = {name: 1 for name in CLASSES}
 SCHEMAS[HAND_SCORED] = 2  # 2: result.settled (what the hand credited, line by line)
 SCHEMAS[TABLE_CLOSED] = 2  # 2: adjustments (the end-of-match lines)
+SCHEMAS[PLAYER_SEATED] = 2  # 2: player_id (the signed-in player of the seat)
 
 Upcaster = Callable[[bytes], bytes]
 
@@ -68,6 +69,7 @@ def _unchanged(payload: bytes) -> bytes:
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     (HAND_SCORED, 1): _unchanged,
     (TABLE_CLOSED, 1): _unchanged,
+    (PLAYER_SEATED, 1): _unchanged,  # a seat of before sign-in: anonymous ("")
 }
 # Logs written before full names and versions stored the message's short name (version 1).
 LEGACY_NAMES = {name.rsplit(".", 1)[1]: name for name in CLASSES}

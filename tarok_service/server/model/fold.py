@@ -55,6 +55,7 @@ class TableState:
     bots: tuple[str, ...] = ()  # the built-in bot playing each seat ("" for a person)
     bot_on_timeout: bool = False  # a seat that times out is handed to a bot
     generations: tuple[int, ...] = ()  # times each seat was taken (tokens carry it)
+    player_ids: tuple[str, ...] = ()  # the signed-in player of each seat ("": anonymous, bot)
     rematch_of: str = ""  # the finished table this one is a rematch of
     rated: bool = False  # only signed-in players and bots sit; ratings change at the end
     rules_version: int = 0  # the rules version the table was created under
@@ -104,6 +105,7 @@ def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState
         bots=("",) * payload.players,
         bot_on_timeout=payload.bot_on_timeout,
         generations=(0,) * payload.players,
+        player_ids=("",) * payload.players,
         rematch_of=payload.rematch_of,
         rated=payload.rated,
         rules_version=payload.rules_version,
@@ -147,8 +149,15 @@ def _seated(table: TableState, version: int, payload: ev.PlayerSeated) -> TableS
     seats, bots, taken = list(table.seats), list(table.bots), list(table.generations)
     seats[payload.seat], bots[payload.seat] = payload.name, payload.bot
     taken[payload.seat] += 1
+    players = list(table.player_ids)
+    players[payload.seat] = payload.player_id
     return replace(
-        table, version=version, seats=tuple(seats), bots=tuple(bots), generations=tuple(taken)
+        table,
+        version=version,
+        seats=tuple(seats),
+        bots=tuple(bots),
+        generations=tuple(taken),
+        player_ids=tuple(players),
     )
 
 
@@ -163,9 +172,9 @@ def _handed_to_bot(table: TableState, version: int, payload: ev.SeatHandedToBot)
 def _left(table: TableState, version: int, payload: ev.PlayerLeft) -> TableState:
     if table.status != SEATING or table.seats[payload.seat] is None:
         raise e.ReplayMismatch(table.table_id, version, "a seat left")
-    seats = list(table.seats)
-    seats[payload.seat] = None
-    return replace(table, version=version, seats=tuple(seats))
+    seats, players = list(table.seats), list(table.player_ids)
+    seats[payload.seat], players[payload.seat] = None, ""
+    return replace(table, version=version, seats=tuple(seats), player_ids=tuple(players))
 
 
 def _second_created(table: TableState, version: int, payload: ev.TableCreated) -> TableState:

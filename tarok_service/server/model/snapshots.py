@@ -17,9 +17,9 @@ from . import recorded, wire
 if TYPE_CHECKING:
     from .fold import TableState
 
-# The TableSnapshot format (2: bots, generations, commitment); a snapshot of another format is
-# ignored (the table is replayed instead).
-SCHEMA = 2
+# The TableSnapshot format (2: bots, generations, commitment; 3: player_ids); a snapshot of
+# another format is ignored (the table is replayed instead).
+SCHEMA = 3
 
 
 def snapshot_of(table: TableState) -> ev.TableSnapshot:
@@ -44,6 +44,7 @@ def snapshot_of(table: TableState) -> ev.TableSnapshot:
         bots=table.bots,
         generations=table.generations,
         commitment=table.commitment,
+        player_ids=table.player_ids,
     )
 
 
@@ -55,6 +56,7 @@ def usable(snapshot: ev.TableSnapshot, scored: ev.HandScored, players: int) -> b
         and len(snapshot.timeouts) == players
         and len(snapshot.bots) == players
         and len(snapshot.generations) == players
+        and len(snapshot.player_ids) == players
         and (snapshot.totals, snapshot.radelci, snapshot.pot)
         == (scored.totals, scored.radelci, scored.pot)
     )
@@ -90,6 +92,7 @@ def restore(created: TableState, snapshot: ev.TableSnapshot) -> TableState:
         timeouts=tuple(snapshot.timeouts),
         bots=tuple(snapshot.bots),
         generations=tuple(snapshot.generations),
+        player_ids=tuple(snapshot.player_ids),
         commitment=snapshot.commitment,
         last_settled=settled,
         checkpoint=snapshot,

@@ -6,9 +6,12 @@
 - counts it in the RPC metrics (requests by method and code, latency, in flight, stream
   messages sent - added `SENT_BATCH` at a time and when the stream ends, since a counter
   increment per message is a measurable share of a watch delivery),
-- writes one access line with the status code, the ErrorInfo reason and, for moves, the
-  move kind (never the move's argument: that may be a card). The line is rendered and
-  written by a background thread (`accesslog.py`), off the event loop.
+- verifies the caller's bearer token, if any (`Context.authenticate`), and sets the call's
+  caller (`usecases/identity.py`); a bad token ends the call UNAUTHENTICATED (never anonymous),
+- writes one access line with the status code, the ErrorInfo reason, the signed-in player
+  (if any) and, for moves, the move kind (never the move's argument: that may be a card).
+  The line is rendered and written by a background thread (`accesslog.py`), off the event
+  loop.
 Health and reflection calls are measured but not logged.
 """
 
@@ -31,7 +34,10 @@ from .. import errors as e
 from ..ops.accesslog import ACCESS_LOG
 from ..ops.logconf import request_context
 from ..usecases.context import Context
+from ..usecases.identity import CALLER, Caller
 from ..usecases.limits import log_text
+from .grpc_status import abort
+from .principal import bearer_of
 
 log = structlog.get_logger("tarok.server")
 
@@ -64,6 +70,18 @@ class Observer:
         self._requests = m.rpc_requests
         self._by_code: dict[grpc.StatusCode, Any] = {}
 
+    async def sign_in(self, context: Ctx) -> Token[Caller | None] | None:
+        """Verify the call's bearer token, if any, and make it the call's caller (aborting
+        the call UNAUTHENTICATED when it is not valid); None when there is no token."""
+        try:
+            token = bearer_of(context.invocation_metadata())
+            if token is None:
+                return None
+            return CALLER.set(await self.ctx.authenticate(token))
+        except Exception as exc:  # mapped to a status, never UNKNOWN
+            await abort(context, exc)
+            raise
+
     def begin(self, request: Any, context: Ctx) -> dict[str, Any]:
         """The call's log fields; counts it as in flight."""
         self.in_flight.inc()
@@ -93,6 +111,9 @@ class Observer:
         reason = error_reason(context) if code != grpc.StatusCode.OK else None
         if reason is not None:
             extra["reason"] = reason
+        who = CALLER.get()
+        if who is not None:
+            extra["player"] = who.player_id
         if response is not None and (fields["table"] is None or fields["seat"] is None):
             answered = _fields_of(response)
             if fields["table"] is None and "table_id" in answered:  # CreateTable
@@ -130,7 +151,9 @@ def _unary(obs: Observer, inner: Callable[..., Any]) -> Callable[..., Any]:
         t0 = time.perf_counter()
         fields = obs.begin(request, context)
         bound = request_context.set(fields)
+        signed: Token[Caller | None] | None = None
         try:
+            signed = await obs.sign_in(context)
             response = await inner(request, context)
         except BaseException as exc:
             obs.end(fields, context, exc, t0)
@@ -139,7 +162,7 @@ def _unary(obs: Observer, inner: Callable[..., Any]) -> Callable[..., Any]:
             obs.end(fields, context, None, t0, response)
             return response
         finally:
-            _unbind(bound)
+            _unbind(bound, signed)
 
     return behavior
 
@@ -154,7 +177,9 @@ def _streaming(obs: Observer, inner: Callable[..., Any]) -> Callable[..., Any]:
         fields = obs.begin(request, context)
         bound = request_context.set(fields)
         sent, unsent = obs.sent, 0
+        signed: Token[Caller | None] | None = None
         try:
+            signed = await obs.sign_in(context)
             async for item in inner(request, context):
                 unsent += 1
                 if unsent == SENT_BATCH and sent is not None:
@@ -169,15 +194,19 @@ def _streaming(obs: Observer, inner: Callable[..., Any]) -> Callable[..., Any]:
         finally:
             if unsent and sent is not None:
                 sent.inc(unsent)
-            _unbind(bound)
+            _unbind(bound, signed)
 
     return behavior
 
 
-def _unbind(bound: Token[dict[str, Any] | None]) -> None:
+def _unbind(
+    bound: Token[dict[str, Any] | None], signed: Token[Caller | None] | None = None
+) -> None:
     # A stream closed from another context: nothing to undo there.
     with contextlib.suppress(ValueError):
         request_context.reset(bound)
+        if signed is not None:
+            CALLER.reset(signed)
 
 
 def _has(message: Any, name: str) -> bool:

@@ -9,7 +9,7 @@ import grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
-from ..usecases import analysis
+from ..usecases import analysis, identity
 from ..usecases.app import TarokApp
 from .grpc_status import stream, unary
 from .principal import caller_of
@@ -118,9 +118,10 @@ class TarokServicer(svc_grpc.TarokServiceServicer):
 
 
 def peer_address(context: Ctx) -> str:
-    """The caller ("ip:10.0.0.7", the same on both ports: see `principal.py`), or ""."""
+    """The caller: its player when signed in ("player:<id>"), else its address ("ip:10.0.0.7",
+    the same on both ports: see `principal.py`), or ""."""
     try:
         peer = str(context.peer() or "")
     except (AttributeError, NotImplementedError):
-        return ""
-    return caller_of(peer)
+        peer = ""
+    return identity.principal(caller_of(peer) if peer else "")

@@ -16,6 +16,7 @@ from ..model.cache import TableCache
 from ..model.commands import Shuffler, secure_shuffle
 from ..model.fold import TableState
 from ..ops.metrics import MeteredStore, Metrics
+from .identity import Authenticator, no_sign_in
 from .limits import MAX_REQUEST_ID, MAX_TOKEN, check_request_id
 from .tokens import Claim, ClaimCache, TokenSigner
 
@@ -51,6 +52,8 @@ class Context:
     # Called once a table's closing batch is in the log, by the replica that wrote it (the
     # players' games feature records history and ratings; the core never imports it).
     table_closed: TableClosedHook = nothing_on_close
+    # Verifies a bearer token (see `identity.py`); the players feature installs its own.
+    authenticate: Authenticator = no_sign_in
     cache: TableCache = field(init=False)
     tokens: TokenSigner = field(init=False)
     stopping: bool = field(init=False, default=False)

@@ -1,5 +1,9 @@
 """JoinTable: take a seat (the one asked for, or the first free one) or a spectator token.
 
+A signed-in caller's seat is bound to its player (`PlayerSeated.player_id`, see
+`identity.py`); a player holds at most one seat of a table (ALREADY_SEATED), and the table is
+recorded among the player's tables first (`mytables.py`).
+
 A repeated request id never hands the seat's token out again (a request id is not a
 password, and whoever repeats one must not get a seat's hidden hand): it is answered
 FAILED_PRECONDITION ALREADY_JOINED, or REQUEST_ID_REUSED when it asked for something else.
@@ -15,7 +19,7 @@ from ..model import commands, events
 from ..model.commands import Batch
 from ..model.fold import SEATING, TableState
 from ..present.i18n import SeatLocales
-from . import lobby
+from . import identity, lobby, mytables
 from .context import Context, request_id
 from .limits import check_id, check_name
 from .write import save_table
@@ -38,6 +42,9 @@ async def join_table(
     if request.spectator:
         return joined(ctx, table, None)
     await lobby.check_open(ctx, table)
+    player = identity.player_id() or ""
+    if player:
+        await mytables.entered(ctx, player, table.table_id)
 
     async def decide(table: TableState, fresh: bool) -> Batch:
         seat = await _pick_seat(ctx, table, request, rid)
@@ -47,7 +54,9 @@ async def join_table(
                 "the seats of a rematch are kept for the players of the match before it",
                 seat=str(seat),
             )
-        batch = commands.seat_player(table, seat, name or f"Player {seat + 1}", ctx.shuffle)
+        check_one_seat(table, player)
+        seat_name = name or f"Player {seat + 1}"
+        batch = commands.seat_player(table, seat, seat_name, ctx.shuffle, player)
         commands.stamp_deadline(batch, ctx.clock())
         return batch
 
@@ -70,6 +79,18 @@ async def join_table(
         fresh=True,
         on_duplicate=duplicate,
     )
+
+
+def check_one_seat(table: TableState, player: str, seat: int | None = None) -> None:
+    """FAILED_PRECONDITION ALREADY_SEATED when `player` (a signed-in caller's player; "" for
+    an anonymous one) holds a seat of `table` other than `seat`."""
+    if player and any(p == player and i != seat for i, p in enumerate(table.player_ids)):
+        held = table.player_ids.index(player)
+        raise e.precondition(
+            e.ALREADY_SEATED,
+            f"your player already holds seat {held} of this table (one seat per player)",
+            seat=str(held),
+        )
 
 
 def joined(

@@ -23,6 +23,7 @@ MAX_OPTION_NAME = 40
 MAX_OPTION_VALUE = 40
 MAX_OPTIONS = 32
 MAX_TOKEN = 512  # characters of a seat, spectator or entrant token
+MAX_BEARER = 8192  # characters of a bearer token (identity provider tokens can be long)
 MAX_PAGE_TOKEN = 64
 LOG_TEXT = 128  # characters of client input a log line may carry
 

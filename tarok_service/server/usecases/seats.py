@@ -4,6 +4,9 @@ Each seat counts how often it was taken (`TableState.generations`, one more per
 PlayerSeated); a seat token carries the count it was issued for. Taking a seat again -
 someone else after a LeaveTable, or the holder with RejoinTable - makes every older token
 of that seat stop working (TOKEN_REVOKED), so at most one token holds a seat at a time.
+
+A signed-in player's seat is bound to the player (`TableState.player_ids`): RejoinTable
+without a token, by the caller's identity, takes it back from any device.
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ from .. import errors as e
 from ..model import commands
 from ..model.commands import Batch
 from ..model.fold import FINISHED, PLAYING, SEATING, TableState
-from . import autoplay, lobby
+from . import autoplay, identity, lobby, mytables
 from .botseats import TAKEOVER_BOT, check_bot
 from .context import Context, check_seat
-from .limits import check_name
+from .join import check_one_seat
+from .limits import check_id, check_name
 from .tokens import Claim
 from .write import Done, save_table
 
@@ -76,27 +80,68 @@ async def leave(ctx: Context, request: svc.LeaveTableRequest) -> svc.LeaveTableR
 
 
 async def rejoin(ctx: Context, request: svc.RejoinTableRequest) -> tuple[TableState, int]:
-    """Take the token's seat back; the table after it and the seat (for a fresh token)."""
-    claim = _seat_of(ctx, request.token)
+    """Take the token's seat back (or, without a token, the signed-in caller's player's seat
+    at `table_id`); the table after it and the seat (for a fresh token). A signed-in caller
+    who rejoins with a token binds the seat to its player."""
     name = check_name(request.name)
+    if not request.token:
+        return await _rejoin_as_player(ctx, request, name)
+    claim = _seat_of(ctx, request.token)
     seat = claim.seat
     assert seat is not None
+    caller = identity.player_id()
+    if caller is not None:
+        await mytables.entered(ctx, caller, claim.table_id)
 
     async def decide(table: TableState, fresh: bool) -> Batch:
         check_holder(claim, table)
-        if table.status == FINISHED:
-            raise e.precondition(e.TABLE_FINISHED, "the table has finished")
-        held = table.seats[seat]
-        if held is None:
-            await lobby.check_open(ctx, table)
-            batch = commands.seat_player(table, seat, name or f"Player {seat + 1}", ctx.shuffle)
-            commands.stamp_deadline(batch, ctx.clock())
-        else:
-            batch = Batch(table)
-            batch.add(ev.PlayerSeated(seat=seat, name=name or held))
-        return batch
+        player = caller if caller is not None else table.player_ids[seat]
+        check_one_seat(table, player, seat)
+        return await _sit_again(ctx, table, seat, name, player)
 
     return await save_table(ctx, claim.table_id, decide, lambda b: (b.table, seat))
+
+
+async def _rejoin_as_player(
+    ctx: Context, request: svc.RejoinTableRequest, name: str
+) -> tuple[TableState, int]:
+    """RejoinTable by identity: the seat of `table_id` bound to the caller's player."""
+    if not request.table_id and identity.caller() is None:
+        _seat_of(ctx, request.token)  # BAD_TOKEN: "a token is required"
+    player = identity.signed_in().player_id
+    table_id = check_id("table_id", request.table_id)
+
+    async def decide(table: TableState, fresh: bool) -> Batch:
+        if player not in table.player_ids:
+            raise e.ServiceError(
+                e.PERMISSION_DENIED,
+                e.NOT_YOUR_SEAT,
+                "your player holds no seat of this table",
+                {"table_id": e.shown(table_id)},
+            )
+        seat = table.player_ids.index(player)
+        return await _sit_again(ctx, table, seat, name, player)
+
+    def answer(batch: Batch) -> tuple[TableState, int]:
+        return batch.table, batch.table.player_ids.index(player)
+
+    return await save_table(ctx, table_id, decide, answer)
+
+
+async def _sit_again(ctx: Context, table: TableState, seat: int, name: str, player: str) -> Batch:
+    """The seat taken again (a new generation of it: older tokens stop working)."""
+    if table.status == FINISHED:
+        raise e.precondition(e.TABLE_FINISHED, "the table has finished")
+    held = table.seats[seat]
+    if held is None:
+        await lobby.check_open(ctx, table)
+        seated = name or f"Player {seat + 1}"
+        batch = commands.seat_player(table, seat, seated, ctx.shuffle, player)
+        commands.stamp_deadline(batch, ctx.clock())
+    else:
+        batch = Batch(table)
+        batch.add(ev.PlayerSeated(seat=seat, name=name or held, player_id=player))
+    return batch
 
 
 async def hand_to_bot(ctx: Context, request: svc.HandSeatToBotRequest) -> svc.HandSeatToBotResponse:

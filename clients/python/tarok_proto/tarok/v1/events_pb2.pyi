@@ -131,20 +131,24 @@ class PlayerSeated(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
     BOT_FIELD_NUMBER: _builtins.int
+    PLAYER_ID_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
     bot: _builtins.str
     """The built-in bot the server plays the seat with ("random", "heuristic", "pimc"), if any."""
+    player_id: _builtins.str
+    """The signed-in player sitting here (PlayerService); empty for an anonymous seat or a bot."""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         name: _builtins.str = ...,
         bot: _builtins.str = ...,
+        player_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "name", b"name", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "name", b"name", "player_id", b"player_id", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -555,6 +559,7 @@ class TableSnapshot(_message.Message):
     BOTS_FIELD_NUMBER: _builtins.int
     GENERATIONS_FIELD_NUMBER: _builtins.int
     COMMITMENT_FIELD_NUMBER: _builtins.int
+    PLAYER_IDS_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     """The sequence number of the HandScored this snapshot follows."""
     schema: _builtins.int
@@ -585,6 +590,10 @@ class TableSnapshot(_message.Message):
     def generations(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """How many times each seat has been taken (seat tokens carry it)."""
 
+    @_builtins.property
+    def player_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The signed-in player of each seat ("" for an anonymous seat or a bot)."""
+
     def __init__(
         self,
         *,
@@ -602,10 +611,11 @@ class TableSnapshot(_message.Message):
         bots: _abc.Iterable[_builtins.str] | None = ...,
         generations: _abc.Iterable[_builtins.int] | None = ...,
         commitment: _builtins.bytes = ...,
+        player_ids: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_result", b"last_result"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "commitment", b"commitment", "deal_number", b"deal_number", "dealer", b"dealer", "generations", b"generations", "last_result", b"last_result", "played", b"played", "pot", b"pot", "radelci", b"radelci", "schema", b"schema", "seats", b"seats", "seq", b"seq", "timeouts", b"timeouts", "totals", b"totals"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "commitment", b"commitment", "deal_number", b"deal_number", "dealer", b"dealer", "generations", b"generations", "last_result", b"last_result", "played", b"played", "player_ids", b"player_ids", "pot", b"pot", "radelci", b"radelci", "schema", b"schema", "seats", b"seats", "seq", b"seq", "timeouts", b"timeouts", "totals", b"totals"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -900,18 +900,26 @@ class RejoinTableRequest(_message.Message):
 
     TOKEN_FIELD_NUMBER: _builtins.int
     NAME_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
     token: _builtins.str
+    """The seat's token; may be empty when the caller is signed in (authorization: Bearer) as the
+    seat's player: the seat is then found by `table_id` (a player holds at most one seat
+    of a table).
+    """
     name: _builtins.str
     """The name to sit down with (default: the seat's name, or "Player N" for a free seat)."""
+    table_id: _builtins.str
+    """Without a token: the table whose seat the signed-in caller's player holds."""
     def __init__(
         self,
         *,
         token: _builtins.str = ...,
         name: _builtins.str = ...,
+        table_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "table_id", b"table_id", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

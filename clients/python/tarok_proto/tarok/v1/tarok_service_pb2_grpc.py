@@ -150,6 +150,9 @@ class TarokServiceServicer:
         Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
         Error: FAILED_PRECONDITION TABLE_EXPIRED - the open table waited too long for players.
         Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+        Signed in (authorization: Bearer), the seat is bound to the caller's player (see
+        docs/identity.md), who holds at most one seat of a table:
+        Error: FAILED_PRECONDITION ALREADY_SEATED - the caller's player already holds a seat here.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -238,6 +241,10 @@ class TarokServiceServicer:
         Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
         Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
         Error: ABORTED CONTENTION - the table was too busy; retry.
+        Without a token, signed in (authorization: Bearer): the caller's player's seat at
+        `table_id`, from any device.
+        Error: UNAUTHENTICATED SIGN_IN_REQUIRED - no token and no signed-in caller.
+        Error: PERMISSION_DENIED NOT_YOUR_SEAT - the caller's player holds no seat at the table.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

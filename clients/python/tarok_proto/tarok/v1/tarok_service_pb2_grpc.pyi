@@ -57,6 +57,9 @@ class TarokServiceStub:
     Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
     Error: FAILED_PRECONDITION TABLE_EXPIRED - the open table waited too long for players.
     Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+    Signed in (authorization: Bearer), the seat is bound to the caller's player (see
+    docs/identity.md), who holds at most one seat of a table:
+    Error: FAILED_PRECONDITION ALREADY_SEATED - the caller's player already holds a seat here.
     """
     GetTableView: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableViewRequest, _tarok_service_pb2.GetTableViewResponse]
     """The table as the token's seat sees it now.
@@ -117,6 +120,10 @@ class TarokServiceStub:
     Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
     Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
     Error: ABORTED CONTENTION - the table was too busy; retry.
+    Without a token, signed in (authorization: Bearer): the caller's player's seat at
+    `table_id`, from any device.
+    Error: UNAUTHENTICATED SIGN_IN_REQUIRED - no token and no signed-in caller.
+    Error: PERMISSION_DENIED NOT_YOUR_SEAT - the caller's player holds no seat at the table.
     """
     Rematch: _grpc.UnaryUnaryMultiCallable[_tarok_service_pb2.RematchRequest, _tarok_service_pb2.RematchResponse]
     """After a finished match: a new table with the same options and bots (one per finished
@@ -180,6 +187,9 @@ class TarokServiceAsyncStub(TarokServiceStub):
     Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
     Error: FAILED_PRECONDITION TABLE_EXPIRED - the open table waited too long for players.
     Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+    Signed in (authorization: Bearer), the seat is bound to the caller's player (see
+    docs/identity.md), who holds at most one seat of a table:
+    Error: FAILED_PRECONDITION ALREADY_SEATED - the caller's player already holds a seat here.
     """
     GetTableView: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.GetTableViewRequest, _tarok_service_pb2.GetTableViewResponse]  # type: ignore[assignment]
     """The table as the token's seat sees it now.
@@ -240,6 +250,10 @@ class TarokServiceAsyncStub(TarokServiceStub):
     Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
     Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
     Error: ABORTED CONTENTION - the table was too busy; retry.
+    Without a token, signed in (authorization: Bearer): the caller's player's seat at
+    `table_id`, from any device.
+    Error: UNAUTHENTICATED SIGN_IN_REQUIRED - no token and no signed-in caller.
+    Error: PERMISSION_DENIED NOT_YOUR_SEAT - the caller's player holds no seat at the table.
     """
     Rematch: _aio.UnaryUnaryMultiCallable[_tarok_service_pb2.RematchRequest, _tarok_service_pb2.RematchResponse]  # type: ignore[assignment]
     """After a finished match: a new table with the same options and bots (one per finished
@@ -324,6 +338,9 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: FAILED_PRECONDITION TABLE_FULL - every seat is taken.
         Error: FAILED_PRECONDITION TABLE_EXPIRED - the open table waited too long for players.
         Error: ABORTED CONTENTION - the table was too busy; retry with the same request id.
+        Signed in (authorization: Bearer), the seat is bound to the caller's player (see
+        docs/identity.md), who holds at most one seat of a table:
+        Error: FAILED_PRECONDITION ALREADY_SEATED - the caller's player already holds a seat here.
         """
 
     @_abc_1.abstractmethod
@@ -426,6 +443,10 @@ class TarokServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: INVALID_ARGUMENT INVALID_FIELD - a name that is too long.
         Error: FAILED_PRECONDITION TABLE_FINISHED - the match is over.
         Error: ABORTED CONTENTION - the table was too busy; retry.
+        Without a token, signed in (authorization: Bearer): the caller's player's seat at
+        `table_id`, from any device.
+        Error: UNAUTHENTICATED SIGN_IN_REQUIRED - no token and no signed-in caller.
+        Error: PERMISSION_DENIED NOT_YOUR_SEAT - the caller's player holds no seat at the table.
         """
 
     @_abc_1.abstractmethod
