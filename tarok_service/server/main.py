@@ -99,8 +99,13 @@ async def create_server(
     servicer = TarokServicer(app)
     svc_grpc.add_TarokServiceServicer_to_server(servicer, register)
     tournaments = add_tournaments(server, app.ctx, register)
-    matches = add_matches(server, app, register)
     players = add_players(server, app.ctx, register)
+
+    async def name_of(player_id: str) -> str:
+        found = await players.players.load(player_id)
+        return "" if found is None else found.display_name
+
+    matches = add_matches(server, app, register, name_of)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, register)
     for name in ("", SERVICE_NAME):

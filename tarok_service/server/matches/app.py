@@ -3,7 +3,7 @@ application (its context, its JoinTable)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from tarok_proto.tarok.v1 import match_service_pb2 as ms
 
@@ -16,11 +16,20 @@ from . import find, history, leaderboard
 from .ratings import RatingBook
 
 
-class MatchApp:
-    """FindMatch, history, profile, leaderboards; `table_closed` is the core's hook."""
+NameOf = Callable[[str], Awaitable[str]]  # a player id -> the player's display name ("": none)
 
-    def __init__(self, app: TarokApp) -> None:
+
+async def no_names(player_id: str) -> str:
+    return ""
+
+
+class MatchApp:
+    """FindMatch, history, profile, leaderboards; `table_closed` is the core's hook.
+    `name_of` gives a player's display name (the players feature's, wired by the root)."""
+
+    def __init__(self, app: TarokApp, name_of: NameOf = no_names) -> None:
         self.app = app
+        self.name_of = name_of
         self.ctx = app.ctx
         self.book = RatingBook(app.ctx)
 
@@ -63,6 +72,9 @@ class MatchApp:
         return out
 
     async def _name(self, player: str) -> str:
-        """The player's name as it last sat down (the newest history entry)."""
+        """The player's display name; else the name it last sat down with."""
+        name = await self.name_of(player)
+        if name:
+            return name
         tables = await history.played_tables(self.ctx, player)
         return tables[-1].seats[tables[-1].seat].name if tables else ""

@@ -89,9 +89,7 @@ def creation_batch(
     """TableCreated, a PlayerSeated per bot, and the first deal when the bots fill the table."""
     batch = Batch(fold(None, table_id, 1, created), [created])
     for bot in sorted(request.bots, key=lambda b: b.seat):
-        batch.add(
-            ev.PlayerSeated(seat=bot.seat, name=shown_name(bot.bot), bot=bot.bot)
-        )
+        batch.add(ev.PlayerSeated(seat=bot.seat, name=shown_name(bot.bot), bot=bot.bot))
     if request.bots and not batch.table.free_seats():
         commands.deal_next(batch, shuffle)
         commands.stamp_deadline(batch, now)

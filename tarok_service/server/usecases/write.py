@@ -86,9 +86,7 @@ async def save(
         if isinstance(decision, _Retry):
             continue
         try:
-            version = await ctx.store.append(
-                log_id, decision.version, decision.events, ctx.clock()
-            )
+            version = await ctx.store.append(log_id, decision.version, decision.events, ctx.clock())
         except DuplicateRequest as dup:
             if on_duplicate is None:
                 raise
