@@ -174,7 +174,9 @@ async def _wait(
                 e.DEADLINE_EXCEEDED, e.NO_MATCH, "nobody to play with within max_wait"
             )
         if ctx.stopping:
-            raise e.ServiceError(e.UNAVAILABLE, e.STORE_UNAVAILABLE, "the server is stopping")
+            raise e.ServiceError(
+                e.UNAVAILABLE, e.SERVER_STOPPING, "the server is stopping: call again"
+            )
         group = queue.group(wanted.players, now)
         if group is not None:
             await make_table(ctx, log_id, queue.version, group, wanted.players)
