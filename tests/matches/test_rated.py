@@ -105,7 +105,7 @@ def test_the_history_carries_each_players_seat_placing_and_rating_change(
 
 
 def test_a_closed_table_is_rated_and_recorded_once(server: ServerThread) -> None:
-    table_id, ids, tokens, signed = _rated_table(server, 3)
+    table_id, _, tokens, signed = _rated_table(server, 3)
     play_out(server.stub, tokens, seed=4)
     ctx = running(server.server).app.ctx
     ratings = logs.ratings_log("slovenian", 3)
