@@ -7,12 +7,13 @@ import threading
 from typing import Any
 
 import grpc
+import pytest
 from google.protobuf.duration_pb2 import Duration
 from tarok_proto.tarok.v1 import match_service_pb2 as ms
 from tarok_proto.tarok.v1 import matches_pb2 as mt
 
 from tarok_service.server.main import running
-from tarok_service.server.matches import logs
+from tarok_service.server.matches import find, logs, queue
 
 from ..browser_protocols.harness import HttpStub
 from ..service.harness import PLAYING, ServerThread, expect_error, hang_up, view
@@ -141,3 +142,34 @@ def test_find_match_over_the_http_port(server: ServerThread) -> None:
     assert replies[-1].HasField("found")
     table = view(server.stub, replies[-1].found.token)
     assert [bool(s.bot) for s in table.seats].count(True) == 3
+
+
+def test_a_waiting_stream_keeps_its_ticket_alive_past_the_lease(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(queue, "LEASE", 0.6)  # short leases, renewed three times as often
+    monkeypatch.setattr(find, "LEASE", 0.6)
+    monkeypatch.setattr(find, "RENEW_EVERY", 0.2)
+    signed = [sign_in(server.channel, f"r{i}")[1] for i in range(3)]
+    request = ms.FindMatchRequest(variant="french_tarot", players=3, rated=True, name="r")
+    first = matches(server).FindMatch(request, metadata=signed[0], timeout=120)
+    assert next(iter(first)).HasField("waiting")
+    log_id = logs.queue_log("french_tarot", 3, True)
+    store = running(server.server).app.ctx.store
+
+    def renewals() -> int:
+        entries = [logs.decode(s) for s in server.run(store.read(log_id, 0))]
+        return sum(isinstance(b, mt.MatchTicketRenewed) for b in entries)
+
+    version = server.run(store.version(log_id))
+    for _ in range(40):  # well past the first lease: the ticket lives on its renewals
+        if renewals() >= 4:
+            break
+        version = server.run(store.wait_for_change(log_id, version, 10.0))
+    assert renewals() >= 4
+    later = find_together([matches(server)] * 2, request, signed[1:])
+    replies = list(first)
+    assert replies[-1].HasField("found"), replies
+    seats = [replies[-1].found, *later]
+    assert all(isinstance(s, ms.MatchFound) for s in seats), seats
+    assert len({s.table_id for s in seats if isinstance(s, ms.MatchFound)}) == 1
