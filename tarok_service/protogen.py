@@ -26,6 +26,7 @@ PROTO_PACKAGE = Path("tarok/v1")
 SERVICE_FILES = (
     "tarok_service.proto",
     "tournament_service.proto",
+    "match_service.proto",
     "player_service.proto",
 )
 TARGETS = {"tarok_proto": ROOT / "clients" / "python" / "tarok_proto"}

@@ -3,9 +3,10 @@ standings (scores, duplicate-normalised results, OpenSkill ratings). No gRPC, no
 
 from ..engine.fairness import deal_orders
 from .schedule import Game, schedule
-from .standings import GameRecord, Rated, Standing, rate, standings
+from .standings import FIRST_RATING, GameRecord, Rated, Standing, rate, standings
 
 __all__ = [
+    "FIRST_RATING",
     "Game",
     "GameRecord",
     "Rated",

@@ -53,6 +53,9 @@ class Rated:
         return self.mu - 3 * self.sigma
 
 
+FIRST_RATING = Rated(25.0, 25.0 / 3)  # an entrant's rating before its first rated game
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One entrant's line of the standings."""
@@ -140,10 +143,12 @@ def ci95(values: Sequence[float]) -> float:
 def rate(
     names: Sequence[str], records: Sequence[GameRecord], priors: Mapping[str, Rated] | None = None
 ) -> list[Rated]:
-    """Each entrant's rating after the tables in game order, starting from `priors` by name."""
+    """Each entrant's rating after the tables in game order, starting from `priors` by name
+    (FIRST_RATING for a name without one). The one OpenSkill code path: tournaments and the
+    rated free tables both rate through it."""
     model = PlackettLuce()
     start = [(priors or {}).get(name) for name in names]
-    ratings = [Rated(25.0, 25.0 / 3) if p is None else p for p in start]
+    ratings = [FIRST_RATING if p is None else p for p in start]
     for record in sorted(records, key=lambda r: r.game):
         match = sides(record)
         if match is None:

@@ -15,6 +15,7 @@ import structlog
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from grpc_reflection.v1alpha._async import ReflectionServicer
+from tarok_proto.tarok.v1 import match_service_pb2_grpc as ms_grpc
 from tarok_proto.tarok.v1 import player_service_pb2_grpc as ps_grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
@@ -22,6 +23,8 @@ from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..store import EventStore, open_store
 from .config import STORE_SECRET_NAME, ServerConfig, store_secret
+from .matches import SERVICE_NAME as MATCH_SERVICE
+from .matches import MatchServicer, add_matches
 from .ops.logconf import configure_logging
 from .ops.metrics import MetricsHttp
 from .players import SERVICE_NAME as PLAYER_SERVICE
@@ -97,6 +100,12 @@ async def create_server(
     svc_grpc.add_TarokServiceServicer_to_server(servicer, register)
     tournaments = add_tournaments(server, app.ctx, register)
     players = add_players(server, app.ctx, register)
+
+    async def name_of(player_id: str) -> str:
+        found = await players.players.load(player_id)
+        return "" if found is None else found.display_name
+
+    matches = add_matches(server, app, register, name_of)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, register)
     for name in ("", SERVICE_NAME):
@@ -104,6 +113,7 @@ async def create_server(
     reflected = (
         SERVICE_NAME,
         TOURNAMENT_SERVICE,
+        MATCH_SERVICE,
         PLAYER_SERVICE,
         health.SERVICE_NAME,
         reflection.SERVICE_NAME,
@@ -122,6 +132,7 @@ async def create_server(
             [
                 (svc_grpc.add_TarokServiceServicer_to_server, servicer),
                 (ts_grpc.add_TournamentServiceServicer_to_server, TournamentServicer(tournaments)),
+                (ms_grpc.add_MatchServiceServicer_to_server, MatchServicer(matches)),
                 (ps_grpc.add_PlayerServiceServicer_to_server, PlayerServicer(players)),
             ]
         )

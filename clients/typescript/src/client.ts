@@ -18,6 +18,7 @@ import type {
   TableSummary,
   WatchTableResponse,
 } from "./gen/tarok/v1/tarok_service_pb.js";
+import { MatchService } from "./gen/tarok/v1/match_service_pb.js";
 import { TournamentService } from "./gen/tarok/v1/tournament_service_pb.js";
 import type { VariantInfo } from "./gen/tarok/v1/variants_pb.js";
 import { TableStatus } from "./gen/tarok/v1/views_pb.js";
@@ -107,11 +108,16 @@ export class TarokClient {
   readonly raw: Client<typeof TarokService>;
   /** The generated client of the TournamentService (see `tournamentTurns`). */
   readonly tournaments: Client<typeof TournamentService>;
+  /** The generated client of the MatchService: FindMatch, history, profile, leaderboards
+   * (signed-in calls send `authorization: Bearer ...` through the transport's interceptors;
+   * see docs/players.md). */
+  readonly matches: Client<typeof MatchService>;
   readonly options: Required<Omit<ClientOptions, "onRetry">> & Pick<ClientOptions, "onRetry">;
 
   constructor(transport: Transport, options: ClientOptions = {}) {
     this.raw = createClient(TarokService, transport);
     this.tournaments = createClient(TournamentService, transport);
+    this.matches = createClient(MatchService, transport);
     this.options = {
       timeoutMs: options.timeoutMs ?? 30_000,
       retryForMs: options.retryForMs ?? 60_000,

@@ -16,6 +16,8 @@ export { playTurn, tournamentTurns } from "./tournaments.js";
 export { Code, ConnectError } from "@connectrpc/connect";
 export * from "./gen/tarok/v1/cards_pb.js";
 export * from "./gen/tarok/v1/events_pb.js";
+export * from "./gen/tarok/v1/match_service_pb.js";
+export * from "./gen/tarok/v1/matches_pb.js";
 export * from "./gen/tarok/v1/moves_pb.js";
 export * from "./gen/tarok/v1/results_pb.js";
 export * from "./gen/tarok/v1/tarok_service_pb.js";

@@ -153,9 +153,7 @@ def replay(table: TableState | None, table_id: str, stored: list[StoredEvent]) -
     return table
 
 
-def _from_snapshot(
-    created: StoredEvent, data: bytes, rest: list[StoredEvent]
-) -> TableState | None:
+def _from_snapshot(created: StoredEvent, data: bytes, rest: list[StoredEvent]) -> TableState | None:
     """The table from its TableCreated, a snapshot and the events from the snapshot's
     HandScored on; None when the snapshot does not agree with the log."""
     try:

@@ -57,6 +57,7 @@ class TableState:
     generations: tuple[int, ...] = ()  # times each seat was taken (tokens carry it)
     player_ids: tuple[str, ...] = ()  # the signed-in player of each seat ("": anonymous, bot)
     rematch_of: str = ""  # the finished table this one is a rematch of
+    rated: bool = False  # only signed-in players and bots sit; ratings change at the end
     rules_version: int = 0  # the rules version the table was created under
     last_settled: Settlement | None = None  # what the last scored hand credited, line by line
     checkpoint: ev.TableSnapshot | None = None  # the snapshot after the latest HandScored
@@ -106,6 +107,7 @@ def created(table_id: str, version: int, payload: ev.TableCreated) -> TableState
         generations=(0,) * payload.players,
         player_ids=("",) * payload.players,
         rematch_of=payload.rematch_of,
+        rated=payload.rated,
         rules_version=payload.rules_version,
     )
 

@@ -46,9 +46,7 @@ class WorkersCollector:
         yield from families.values()
 
 
-def serve_gathered(
-    ports: Callable[[], dict[int, int]], port: int, host: str
-) -> Callable[[], None]:
+def serve_gathered(ports: Callable[[], dict[int, int]], port: int, host: str) -> Callable[[], None]:
     """Serve the workers' metrics as one on `host`:`port`; returns the function that stops it."""
     registry = CollectorRegistry(auto_describe=False)
     registry.register(WorkersCollector(ports))

@@ -75,9 +75,7 @@ def scrub_cards(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapp
 _second: tuple[int, str] = (-1, "")  # the last whole second stamped, and its text
 
 
-def add_timestamp(
-    _: Any, __: str, event: MutableMapping[str, Any]
-) -> MutableMapping[str, Any]:
+def add_timestamp(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
     """structlog processor: "timestamp", the UTC time in ISO 8601 - the same text as
     `TimeStamper(fmt="iso", utc=True)` (microseconds, truncated, and left out when 0;
     a "Z" suffix), formatting each second's date and time only once."""

@@ -26,9 +26,7 @@ async def analyse_hand(ctx: Context, request: svc.AnalyseHandRequest) -> svc.Ana
     if not solvable(latest.variant):
         raise e.precondition(e.NOT_ANALYSABLE, f"the solver does not model {latest.variant.id}")
     if not 0 <= request.deal_number <= latest.deal_number:
-        raise e.invalid(
-            "deal_number", f"deal_number must be 0 (the last) to {latest.deal_number}"
-        )
+        raise e.invalid("deal_number", f"deal_number must be 0 (the last) to {latest.deal_number}")
     deal = request.deal_number or latest.deal_number
     stored = await ctx.store.read(claim.table_id, 0, latest.version)
     return await off_loop(_analysed, claim.table_id, stored, deal)

@@ -24,12 +24,17 @@ __all__ = ["MAX_REQUEST_ID", "Context", "check_seat", "request_id"]
 
 
 TournamentOver = Callable[[str], Awaitable[bool]]
+TableClosedHook = Callable[[TableState], Awaitable[None]]
 
 
 async def sealed_without_tournaments(tournament_id: str) -> bool:
     """The tournament gate of a server without the tournament feature: a table of a
     tournament stays sealed (fails closed; the feature installs the real gate)."""
     return False
+
+
+async def nothing_on_close(table: TableState) -> None:
+    """What a server without the players' games feature does when a table closes."""
 
 
 @dataclass
@@ -44,6 +49,9 @@ class Context:
     # Whether a tournament is over (its tables' deals may be shown); the tournament feature
     # installs its own - the core never imports it.
     tournament_over: TournamentOver = sealed_without_tournaments
+    # Called once a table's closing batch is in the log, by the replica that wrote it (the
+    # players' games feature records history and ratings; the core never imports it).
+    table_closed: TableClosedHook = nothing_on_close
     # Verifies a bearer token (see `identity.py`); the players feature installs its own.
     authenticate: Authenticator = no_sign_in
     cache: TableCache = field(init=False)

@@ -53,6 +53,7 @@ def describe(created: ev.TableCreated, request: svc.CreateTableRequest) -> None:
     ):
         raise e.invalid("on_timeout", "on_timeout must be DEFAULT_MOVE or BOT")
     created.bot_on_timeout = request.on_timeout == svc.TIMEOUT_ACTION_BOT
+    created.rated = request.rated
     seats: set[int] = set()
     for i, bot in enumerate(request.bots):
         if not 0 <= bot.seat < created.players or bot.seat in seats:
@@ -88,9 +89,7 @@ def creation_batch(
     """TableCreated, a PlayerSeated per bot, and the first deal when the bots fill the table."""
     batch = Batch(fold(None, table_id, 1, created), [created])
     for bot in sorted(request.bots, key=lambda b: b.seat):
-        batch.add(
-            ev.PlayerSeated(seat=bot.seat, name=shown_name(bot.bot), bot=bot.bot)
-        )
+        batch.add(ev.PlayerSeated(seat=bot.seat, name=shown_name(bot.bot), bot=bot.bot))
     if request.bots and not batch.table.free_seats():
         commands.deal_next(batch, shuffle)
         commands.stamp_deadline(batch, now)
@@ -119,7 +118,7 @@ async def create_table(
     (`caller`: see `transport/principal.py`) and bound to the request: repeated with the
     same request it returns the table it created, with another it is REQUEST_ID_REUSED.
     Tables with bots count against the caller's quota (`bot_tables`, see `quotas.py`)."""
-    variant = _variant(request.variant)
+    variant = checked_variant(request.variant)
     hands = request.hands or 1
     if not 1 <= hands <= ctx.config.max_hands:
         raise e.invalid("hands", f"hands must be in 1..{ctx.config.max_hands}")
@@ -132,7 +131,7 @@ async def create_table(
             variant, request.players, options, hands, _presets(request)
         )
     except OptionError as err:
-        raise _option_error(err) from None
+        raise option_error(err) from None
     _check_presets(variant, request)
     describe(created, request)
     quotas.check_request(ctx, request, hands)
@@ -182,7 +181,8 @@ async def _create(
     return await save_once(ctx, table_id, append, before, on_duplicate=before)
 
 
-def _variant(variant_id: str) -> Variant[Any]:
+def checked_variant(variant_id: str) -> Variant[Any]:
+    """The rule set of an id (INVALID_ARGUMENT UNKNOWN_VARIANT naming `variant` otherwise)."""
     if not variant_id:
         raise e.invalid("variant", "variant is required", e.UNKNOWN_VARIANT)
     if len(variant_id) > MAX_ID or not variant_id.replace("_", "").replace("-", "").isalnum():
@@ -193,10 +193,27 @@ def _variant(variant_id: str) -> Variant[Any]:
         raise e.invalid("variant", str(err.args[0]), e.UNKNOWN_VARIANT) from None
 
 
-def _option_error(err: OptionError) -> e.ServiceError:
+def option_error(err: OptionError) -> e.ServiceError:
+    """INVALID_ARGUMENT for a bad player count or option."""
     if err.field == "players":
         return e.invalid("players", str(err), e.BAD_PLAYER_COUNT)
     return e.invalid(f"options.{err.field}", str(err), e.BAD_OPTION)
+
+
+async def create_at(
+    ctx: Context, request: svc.CreateTableRequest, table_id: str, key: str
+) -> svc.CreateTableResponse:
+    """A table made by the server itself (matchmaking) at a chosen id, recorded with the
+    idempotency `key`: whoever asks again (another replica) gets the table made first."""
+    variant = checked_variant(request.variant)
+    try:
+        created = commands.table_created(variant, request.players, dict(request.options), 1, [])
+    except OptionError as err:
+        raise option_error(err) from None
+    describe(created, request)
+    if await ctx.store.version(table_id) > 0:
+        return await created_before(ctx, table_id, key)
+    return await _create(ctx, request, created, variant, table_id, key)
 
 
 def _presets(request: svc.CreateTableRequest) -> list[list[str]]:

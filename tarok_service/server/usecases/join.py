@@ -42,6 +42,8 @@ async def join_table(
     if request.spectator:
         return joined(ctx, table, None)
     await lobby.check_open(ctx, table)
+    if table.rated:
+        identity.signed_in()  # a rated table seats signed-in players only (SIGN_IN_REQUIRED)
     player = identity.player_id() or ""
     if player:
         await mytables.entered(ctx, player, table.table_id)

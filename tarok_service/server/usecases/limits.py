@@ -97,9 +97,7 @@ def check_options(options: Mapping[str, str], field: str = "options") -> dict[st
         raise e.invalid(field, f"at most {MAX_OPTIONS} options may be given")
     for name, value in options.items():
         if not name or len(name) > MAX_OPTION_NAME or not _OPTION.fullmatch(name):
-            raise e.invalid(
-                field, f"option names are 1..{MAX_OPTION_NAME} of A-Z a-z 0-9 _ . + -"
-            )
+            raise e.invalid(field, f"option names are 1..{MAX_OPTION_NAME} of A-Z a-z 0-9 _ . + -")
         where = f"{field}.{name}"
         if len(value) > MAX_OPTION_VALUE or (value and not _OPTION.fullmatch(value)):
             raise e.invalid(

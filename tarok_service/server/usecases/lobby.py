@@ -228,6 +228,7 @@ def summary(table: TableState, created: float) -> svc.TableSummary:
         hands_played=table.match.played,
         create_time=timestamp(created),
         rematch_of=table.rematch_of,
+        rated=table.rated,
     )
     out.options.update({k: option_text(v) for k, v in table.rules.options.items()})
     for seat, name in enumerate(table.seats):

@@ -173,9 +173,7 @@ class ClaimCache:
             self.bytes -= self._size(key, old)
         self._items[key] = claim
         self.bytes += self._size(key, claim)
-        while self._items and (
-            len(self._items) > self.max_entries or self.bytes > self.max_bytes
-        ):
+        while self._items and (len(self._items) > self.max_entries or self.bytes > self.max_bytes):
             dropped_key, dropped = self._items.popitem(last=False)
             self.bytes -= self._size(dropped_key, dropped)
 

@@ -17,6 +17,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Generic, TypeVar
 
+import structlog
+from tarok_proto.tarok.v1 import events_pb2 as ev
+
 from ...store import DuplicateRequest, NewEvent, VersionConflict
 from .. import errors as e
 from ..model import events
@@ -27,6 +30,7 @@ from .context import Context
 T = TypeVar("T")
 
 TABLE_BUSY = "the table is too busy: try again"
+log = structlog.get_logger("tarok.tables")
 
 
 @dataclass(frozen=True)
@@ -82,9 +86,7 @@ async def save(
         if isinstance(decision, _Retry):
             continue
         try:
-            version = await ctx.store.append(
-                log_id, decision.version, decision.events, ctx.clock()
-            )
+            version = await ctx.store.append(log_id, decision.version, decision.events, ctx.clock())
         except DuplicateRequest as dup:
             if on_duplicate is None:
                 raise
@@ -160,9 +162,20 @@ def table_append(
         assert new_version == batch.table.version
         await ctx.cache.appended(version, batch.table)
         ctx.metrics.appended(batch.table.variant.id, batch.payloads)
+        if any(isinstance(p, ev.TableClosed) for p in batch.payloads):
+            await _closed(ctx, batch.table)
         return answer(batch)
 
     return Append(version, events.encode(batch.payloads, request_id), saved)
+
+
+async def _closed(ctx: Context, table: TableState) -> None:
+    """Tell `ctx.table_closed` that the table closed; a failure there is logged, not raised
+    (the move that closed the table is recorded and answered either way)."""
+    try:
+        await ctx.table_closed(table)
+    except Exception:  # the hook's failure must not fail the move
+        log.exception("table closed hook failed", table_id=table.table_id)
 
 
 async def save_once(

@@ -62,6 +62,7 @@ class TableCreated(_message.Message):
     PRIVATE_FIELD_NUMBER: _builtins.int
     BOT_ON_TIMEOUT_FIELD_NUMBER: _builtins.int
     REMATCH_OF_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
     variant: _builtins.str
     players: _builtins.int
     hands: _builtins.int
@@ -80,6 +81,8 @@ class TableCreated(_message.Message):
     """On a timeout a built-in bot takes the seat (else the default move is played)."""
     rematch_of: _builtins.str
     """The finished table this one is a rematch of."""
+    rated: _builtins.bool
+    """A rated table: only signed-in players and built-in bots sit at it (docs/players.md)."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Every option resolved to a value (booleans as "true"/"false")."""
@@ -109,10 +112,11 @@ class TableCreated(_message.Message):
         private: _builtins.bool = ...,
         bot_on_timeout: _builtins.bool = ...,
         rematch_of: _builtins.str = ...,
+        rated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_per_move", b"time_per_move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_on_timeout", b"bot_on_timeout", "deals", b"deals", "display_name", b"display_name", "first_dealer", b"first_dealer", "hands", b"hands", "options", b"options", "players", b"players", "preset", b"preset", "private", b"private", "rematch_of", b"rematch_of", "rules_version", b"rules_version", "time_per_move", b"time_per_move", "tournament_id", b"tournament_id", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_on_timeout", b"bot_on_timeout", "deals", b"deals", "display_name", b"display_name", "first_dealer", b"first_dealer", "hands", b"hands", "options", b"options", "players", b"players", "preset", b"preset", "private", b"private", "rated", b"rated", "rematch_of", b"rematch_of", "rules_version", b"rules_version", "time_per_move", b"time_per_move", "tournament_id", b"tournament_id", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -212,6 +212,7 @@ class CreateTableRequest(_message.Message):
     BOTS_FIELD_NUMBER: _builtins.int
     TIME_PER_MOVE_FIELD_NUMBER: _builtins.int
     ON_TIMEOUT_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
     variant: _builtins.str
     players: _builtins.int
     hands: _builtins.int
@@ -224,6 +225,10 @@ class CreateTableRequest(_message.Message):
     """Idempotency key: a repeated request id returns the first answer and creates nothing."""
     on_timeout: Global___TimeoutAction.ValueType
     """What the server does for a seat that lets its time run out (with a time per move)."""
+    rated: _builtins.bool
+    """A rated table (docs/players.md): only signed-in players and built-in bots sit at it, and
+    when it finishes the players' ratings change; handing a seat to a bot counts as a loss.
+    """
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Option values by name, as text ("true", "3", "klop"); omitted options take defaults."""
@@ -256,10 +261,11 @@ class CreateTableRequest(_message.Message):
         bots: _abc.Iterable[Global___BotSeat] | None = ...,
         time_per_move: _duration_pb2.Duration | None = ...,
         on_timeout: Global___TimeoutAction.ValueType = ...,
+        rated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_per_move", b"time_per_move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "display_name", b"display_name", "hands", b"hands", "on_timeout", b"on_timeout", "options", b"options", "players", b"players", "preset_deals", b"preset_deals", "request_id", b"request_id", "time_per_move", b"time_per_move", "variant", b"variant", "visibility", b"visibility"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bots", b"bots", "display_name", b"display_name", "hands", b"hands", "on_timeout", b"on_timeout", "options", b"options", "players", b"players", "preset_deals", b"preset_deals", "rated", b"rated", "request_id", b"request_id", "time_per_move", b"time_per_move", "variant", b"variant", "visibility", b"visibility"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -777,6 +783,7 @@ class TableSummary(_message.Message):
     CREATE_TIME_FIELD_NUMBER: _builtins.int
     TIME_PER_MOVE_FIELD_NUMBER: _builtins.int
     REMATCH_OF_FIELD_NUMBER: _builtins.int
+    RATED_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     display_name: _builtins.str
     variant: _builtins.str
@@ -786,6 +793,8 @@ class TableSummary(_message.Message):
     hands_played: _builtins.int
     rematch_of: _builtins.str
     """The finished table this one is a rematch of, if any."""
+    rated: _builtins.bool
+    """A rated table (only signed-in players and built-in bots sit at it)."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Every option resolved to a value."""
@@ -813,10 +822,11 @@ class TableSummary(_message.Message):
         create_time: _timestamp_pb2.Timestamp | None = ...,
         time_per_move: _duration_pb2.Duration | None = ...,
         rematch_of: _builtins.str = ...,
+        rated: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "time_per_move", b"time_per_move"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "display_name", b"display_name", "hands", b"hands", "hands_played", b"hands_played", "options", b"options", "players", b"players", "rematch_of", b"rematch_of", "seats", b"seats", "status", b"status", "table_id", b"table_id", "time_per_move", b"time_per_move", "variant", b"variant"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "display_name", b"display_name", "hands", b"hands", "hands_played", b"hands_played", "options", b"options", "players", b"players", "rated", b"rated", "rematch_of", b"rematch_of", "seats", b"seats", "status", b"status", "table_id", b"table_id", "time_per_move", b"time_per_move", "variant", b"variant"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
