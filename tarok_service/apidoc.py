@@ -304,11 +304,7 @@ def _service(
             "",
             "```sh",
             ".venv/bin/buf curl --protocol grpc --http2-prior-knowledge --schema protos \\",
-            *(
-                ['    -H "authorization: Bearer $SESSION" \\']
-                if method.name in SIGNED_IN
-                else []
-            ),
+            *(['    -H "authorization: Bearer $SESSION" \\'] if method.name in SIGNED_IN else []),
             f"    --data {data} \\",
             f"    http://localhost:50051/{PACKAGE}.{service.name}/{method.name}",
             "```",
