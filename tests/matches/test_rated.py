@@ -151,3 +151,35 @@ def test_a_player_who_handed_the_seat_to_a_bot_ranks_last() -> None:
     assert record.scores == (10, -21, -20, 5)  # p1 left (a bot took over): below everyone
     rated = dict(zip(names, rate(names, [record]), strict=True))
     assert rated["p1"].mu < rated["p2"].mu < FIRST_RATING.mu < rated["p0"].mu
+
+
+def test_a_table_whose_closing_hook_was_lost_is_recorded_when_its_players_read(
+    server: ServerThread,
+) -> None:
+    """The replica that closed the table died before writing the players' histories (the
+    hook never ran): each player's next read of their history records the table, rated
+    once, and the leaderboard then holds them."""
+    ctx = running(server.server).app.ctx
+    hook = ctx.table_closed
+
+    async def died(table: object) -> None:  # the closing append landed; nothing after it
+        return None
+
+    ctx.table_closed = died
+    try:
+        table_id, ids, tokens, signed = _rated_table(server, 3)
+        play_out(server.stub, tokens, seed=11)
+    finally:
+        ctx.table_closed = hook
+    board = ms.ListLeaderboardRequest(variant="slovenian", players=3)
+    assert not {e.player_id for e in matches(server).ListLeaderboard(board).entries} & set(ids)
+    ratings = logs.ratings_log("slovenian", 3)
+    for md in signed:  # the first read mends; the others find the ratings already there
+        [entry] = matches(server).ListHistory(ms.ListHistoryRequest(), metadata=md).tables
+        assert (entry.table_id, entry.rated) == (table_id, True)
+    rated_entries = server.run(ctx.store.read(ratings, 0))
+    assert [s.request_id for s in rated_entries].count(f"rated:{table_id}") == 1
+    listed = {e.player_id for e in matches(server).ListLeaderboard(board).entries}
+    assert set(ids) <= listed
+    profile = matches(server).GetProfile(ms.GetProfileRequest(), metadata=signed[0])
+    assert profile.tables == 1

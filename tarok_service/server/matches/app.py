@@ -40,10 +40,13 @@ class MatchApp:
 
     async def list_history(self, request: ms.ListHistoryRequest) -> ms.ListHistoryResponse:
         player = identity.signed_in().player_id
+        if not request.page_token:  # a first page: the history made whole first
+            await history.catch_up(self.ctx, self.book, player)
         return await history.list_history(self.ctx, player, request)
 
     async def get_profile(self, request: ms.GetProfileRequest) -> ms.GetProfileResponse:
         player = identity.signed_in().player_id
+        await history.catch_up(self.ctx, self.book, player)
         return await history.profile(self.ctx, self.book, player, await self._name(player))
 
     async def list_leaderboard(
@@ -58,6 +61,8 @@ class MatchApp:
     ) -> ms.OpenPlayedTableResponse:
         player = identity.signed_in().player_id
         check_id("table_id", request.table_id)
+        if not await history.sat_at(self.ctx, player, request.table_id):
+            await history.catch_up(self.ctx, self.book, player)
         if not await history.sat_at(self.ctx, player, request.table_id):
             raise e.ServiceError(
                 e.PERMISSION_DENIED,

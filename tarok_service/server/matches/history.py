@@ -3,6 +3,13 @@
 When a table closes, the replica that wrote its last event appends one TablePlayed to the
 `history.<player id>` log of each signed-in player at it (once: the table id is the entry's
 request id). The history is listed newest first, paged as AIP-158.
+
+That append follows the table's closing append: a replica that dies (or a store that fails)
+between the two leaves a finished table out of its players' histories. `catch_up` mends that
+when the player next reads their history or profile: the player's own index of tables
+(`usecases/mytables.py`, written before each seat was taken) names every table they sat at,
+and a finished one missing from the history is recorded then (its ratings too, once; the
+rating change of such a late entry is not shown, since the ratings before it are not kept).
 """
 
 from __future__ import annotations
@@ -15,8 +22,8 @@ from tarok_proto.tarok.v1 import matches_pb2 as mt
 from ...competition import Rated
 from .. import errors as e
 from ..model.events import timestamp
-from ..model.fold import TableState
-from ..usecases import lobby
+from ..model.fold import FINISHED, TableState
+from ..usecases import lobby, mytables
 from ..usecases.context import Context
 from ..usecases.write import record_once
 from . import logs
@@ -26,6 +33,7 @@ DEFAULT_PAGE = 20
 MAX_PAGE = 100
 APPEND_RETRIES = 16
 PAGE_KIND = "history"  # what a history page token is bound to
+CATCH_UP = 50  # the player's newest tables checked against the history on each read
 
 
 def placings(totals: tuple[int, ...]) -> list[int]:
@@ -86,6 +94,24 @@ async def record(ctx: Context, book: RatingBook, table: TableState) -> None:
         event = logs.encode([entry], f"played:{table.table_id}")[0]
         busy = "the player's history is too busy: try again"
         await record_once(ctx, logs.history_log(pid), event, retries=APPEND_RETRIES, busy=busy)
+
+
+async def catch_up(ctx: Context, book: RatingBook, player_id: str) -> int:
+    """Record each finished table among the player's newest `CATCH_UP` that its history is
+    missing (see the module's text); how many were recorded."""
+    recorded = {t.table_id for t in await played_tables(ctx, player_id)}
+    mended = 0
+    for table_id in await mytables.tables_of(ctx, player_id, CATCH_UP):
+        if table_id in recorded:
+            continue
+        try:
+            table = await ctx.cache.load(table_id)
+        except e.ServiceError:
+            continue  # gone, or never written (the seat was not taken)
+        if table.status == FINISHED and player_id in table.player_ids:
+            await record(ctx, book, table)
+            mended += 1
+    return mended
 
 
 async def list_history(
