@@ -87,3 +87,38 @@ def test_create_asks_the_server_for_bots_a_name_and_privacy(server: ServerThread
         with pytest.raises(TarokError) as caught:
             client.create("slovenian", players=4, bots={0: "no-such-bot"})
         assert caught.value.reason == "INVALID_FIELD"
+
+
+FRENCH_TAROT_NAMES = {
+    "en": "French Tarot",
+    "sl": None,
+    "cs": None,
+    "de": "Französisches Tarot",
+    "it": None,
+    "fr": "Tarot français",
+}
+
+
+@pytest.mark.parametrize("locale", ["en", "sl", "cs", "de", "it", "fr"])
+def test_variants_lists_every_rule_set_in_each_language(
+    server: ServerThread, locale: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tarok_client.cli import main
+
+    from tarok_service.server.present.i18n import Labels
+
+    assert main(["variants", "--server", server.target, "--locale", locale, "--json"]) == 0
+    # the in-process server logs to the same stdout: the listing is the command's last line
+    listing = capsys.readouterr().out.splitlines()[-1]
+    rows = {row["id"]: row for row in json.loads(listing)}
+    assert {"french_tarot", "koenigrufen"} <= set(rows)
+    assert rows["french_tarot"]["players"] == [3, 4, 5] and rows["koenigrufen"]["players"] == [4]
+    for ident, row in rows.items():
+        # each name is the locale's own label, never the bare id nor an English fallback
+        assert row["name"] == Labels(locale).term("variant", ident) != ident
+        assert Labels(locale).has(f"variant.{ident}")
+    if FRENCH_TAROT_NAMES[locale] is not None:
+        assert rows["french_tarot"]["name"] == FRENCH_TAROT_NAMES[locale]
+    assert main(["variants", "--server", server.target, "--locale", locale]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(ln.startswith("koenigrufen") and "(4 players)" in ln for ln in lines)

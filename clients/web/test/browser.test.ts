@@ -286,7 +286,7 @@ describe("the web table in Chromium", { skip }, () => {
     await page.close();
   });
 
-  test("every rule option and choice of every rule set has a name in all five languages", async () => {
+  test("every rule option and choice of every rule set has a name in all six languages", async () => {
     interface Options { variants: { id: string; options: { name: string; allowed: string[] }[] }[] }
     const { variants } = await call<Options>("ListVariants", {});
     const catalogues = po.webCatalogues(LOCALE_DIR);

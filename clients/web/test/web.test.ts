@@ -83,7 +83,8 @@ describe("the page's words", () => {
 
   test("the locale is the saved choice, else the browser's best supported language", () => {
     assert.equal(chooseLocale("sl", ["de-AT"]), "sl");
-    assert.equal(chooseLocale("", ["fr-FR", "de-AT", "it"]), "de");
+    assert.equal(chooseLocale("", ["es-ES", "de-AT", "it"]), "de");
+    assert.equal(chooseLocale("", ["fr-FR", "de-AT"]), "fr");
     assert.equal(chooseLocale("", ["fr"]), "en");
   });
 
