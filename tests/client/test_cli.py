@@ -17,6 +17,7 @@ from tarok_client.sdk import FINISHED, TarokError
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ..service.harness import ServerThread, config
+from ..service.test_moves import FAMILY_MATCHES
 
 TAROK = Path(sys.executable).parent / "tarok"
 
@@ -53,19 +54,29 @@ def server() -> Iterator[ServerThread]:
     running.stop()
 
 
-def test_sdk_bots_play_a_table_each_in_its_own_thread(server: ServerThread) -> None:
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [("slovenian", 3), *FAMILY_MATCHES],
+    ids=str,
+)
+def test_sdk_bots_play_a_table_each_in_its_own_thread(
+    server: ServerThread, variant: str, players: int
+) -> None:
     with connect(server.target) as client:
-        table = client.create("slovenian", players=3, hands=2)
-        seats = [client.join(table, name=f"bot{i}") for i in range(3)]
+        table = client.create(variant, players=players, hands=2)
+        seats = [client.join(table, name=f"bot{i}") for i in range(players)]
         threads = [
-            threading.Thread(target=play, args=(s, RandomBot(i))) for i, s in enumerate(seats)
+            threading.Thread(target=play, args=(s, RandomBot(i, pass_bias=0.4)))
+            for i, s in enumerate(seats)
         ]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join(60)
         final = seats[0].view()
+        assert final.variant == variant and len(final.seats) == players
         assert final.status == FINISHED and final.hands_played == 2
+        assert variant == "slovenian" or sum(final.totals) == 0  # the family's games are zero-sum
         assert seats[1].log().complete and json.loads(seats[2].log_json())["complete"]
         with pytest.raises(TarokError) as caught:
             seats[0].submit("pass")
