@@ -310,3 +310,47 @@ def test_the_hand_rules_out_some_bids() -> None:
     own = legal(run(dealt(four_kings), "pass", "pass", "pass"))
     assert "bid:rufer" not in own and "bid:solorufer" not in own and "bid:besserrufer" not in own
     assert "bid:trischaken" in own and "bid:dreier" in own
+
+
+def test_the_ouverts_rank_above_farbensolo_and_below_solodreier() -> None:
+    order = [c.id for c in VARIANT.contracts(PLAYERS)]
+    assert order.index("farbensolo") < order.index(d.PICCOLO_OUVERT)
+    assert order.index(d.PICCOLO_OUVERT) < order.index(d.BETTEL_OUVERT) < order.index("solodreier")
+    state = run(dealt(), "bid:farbensolo")
+    assert {"bid:piccolo_ouvert", "bid:bettel_ouvert"} <= set(legal(state))
+    state = run(state, "bid:bettel_ouvert")
+    assert "bid:piccolo_ouvert" not in legal(state) and "bid:solodreier" in legal(state)
+
+
+def test_bettel_ouvert_lays_the_declarers_hand_open_after_the_first_trick() -> None:
+    """Forehand (seat 0) names Bettel ouvert after three passes. Nobody sees his hand until
+    the first trick is over, then everybody sees what he still holds; he loses at the first
+    trick he takes, paying 7 to each opponent."""
+    state = run(dealt(), "pass", "pass", "pass", "bid:bettel_ouvert", *["pass"] * 4)
+    assert state.phase == TRICKS and state.turn == 0 and state.declarer == 0
+
+    def shown(s: SlovenianState, seat: int | None) -> list[tuple[Card, ...]]:
+        return [g.cards for g in VARIANT.view(s, seat).public if g.name == "declarer's hand"]
+
+    assert all(shown(state, seat) == [] for seat in (None, 1, 2, 3))
+    state = run(state, "play:D4", "play:DK", "play:D1", "play:T14")  # seat 3 trumps
+    assert state.tricks[-1].winner == 3 and not state.finished
+    hand = state.hands[0]
+    assert len(hand) == 11 and all(shown(state, seat) == [hand] for seat in (None, 1, 2, 3))
+    state = run(state, "play:CQ", "play:C7", "play:T4", "play:CK")  # seat 1 trumps
+    assert state.tricks[-1].winner == 1 and shown(state, 2) == [state.hands[0]]
+    state = run(state, "play:T5", "play:T9", "play:T15")  # a tarock lead: each must beat
+    assert "play:T22" in legal(state) and "play:T2" not in legal(state)
+    state = run(state, "play:T21")
+    assert state.finished and state.tricks[-1].winner == 0 and len(state.tricks) == 3
+    result = VARIANT.result(state)
+    assert result is not None and result.scores == (-21, 7, 7, 7)
+
+
+def test_piccolo_ouvert_is_a_piccolo_played_open() -> None:
+    state = run(dealt(), "bid:piccolo_ouvert", "pass", "pass", "pass", "bid:piccolo_ouvert")
+    state = run(state, *["pass"] * 4)
+    assert state.phase == TRICKS and state.declarer == 1 and state.turn == 1
+    assert [g.name for g in VARIANT.view(state, 2).public] == []
+    state = run(state, "play:H1", "play:T9", "play:T14", "play:HK")  # seat 3 wins
+    assert [g.name for g in VARIANT.view(state, 2).public] == ["declarer's hand"]

@@ -28,6 +28,7 @@ SOLORUFER, BESSERRUFER, FARBENDREIER, SECHSERDREIER, DREIER = (
     "dreier",
 )
 FARBENSOLO, SOLODREIER = "farbensolo", "solodreier"
+PICCOLO_OUVERT, BETTEL_OUVERT = "piccolo_ouvert", "bettel_ouvert"
 
 # Low to high: the auction order. A contract's value is per player.
 CONTRACTS: tuple[Contract, ...] = (
@@ -42,6 +43,8 @@ CONTRACTS: tuple[Contract, ...] = (
     Contract(SECHSERDREIER, "Sechserdreier", 4, 6, bonuses=True),
     Contract(DREIER, "Dreier", 4, 3, bonuses=True),
     Contract(FARBENSOLO, "Farbensolo", 6, bonuses=True),
+    Contract(PICCOLO_OUVERT, "Piccolo ouvert", 6, negative=True, declarer_leads=True),
+    Contract(BETTEL_OUVERT, "Bettel ouvert", 7, negative=True, declarer_leads=True),
     Contract(SOLODREIER, "Solodreier", 8, bonuses=True),
 )
 INDEX = {c.id: i for i, c in enumerate(CONTRACTS)}
@@ -53,7 +56,9 @@ COLOUR_GAMES = frozenset({FARBENDREIER, FARBENSOLO})  # tarocks do not beat suit
 SECHSERDREIER_LOST = 8  # a lost Sechserdreier costs 8 per opponent, not 4
 # Negative contracts: the number of tricks the declarer must take, and the trick that ends
 # the hand early (option `early_end`).
-TARGET_TRICKS = {PICCOLO: 1, ZWICCOLO: 2, BETTEL: 0}
+TARGET_TRICKS = {PICCOLO: 1, ZWICCOLO: 2, BETTEL: 0, PICCOLO_OUVERT: 1, BETTEL_OUVERT: 0}
+# Played open: the declarer's hand lies face up from the end of the first trick.
+OUVERTS = frozenset({PICCOLO_OUVERT, BETTEL_OUVERT})
 
 # Premium items. The trull, the kings, king ultimo, pagat ultimo and valat keep the Slovenian
 # family's ids (the same items); the other birds are Königrufen's own.

@@ -56,10 +56,11 @@ class Koenigrufen(SlovenianFamily):
 
     id = "koenigrufen"
     name = "Königrufen"
-    rules_version = 1
+    rules_version = 2  # 2: Piccolo ouvert and Bettel ouvert
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     option_specs = d.OPTIONS
     vocabulary_table = VOCABULARY
+    open_hand_contracts = d.OUVERTS
     family = Family(
         contracts=d.CONTRACTS,
         bonus_values=d.BONUS_VALUES,
