@@ -323,7 +323,7 @@ describe("the web table in Chromium", { skip }, () => {
     assert.deepEqual([...new Set(missing)], []);
   });
 
-  for (const locale of ["sl", "de"]) {
+  for (const locale of ["sl", "de", "fr"]) {
     test(`in ${locale} no English is left: lobby, table, finished table, replay`, async () => {
       const page = await newPage(locale);
       assert.equal(await page.evaluate(() => document.documentElement.lang), locale);
@@ -337,7 +337,7 @@ describe("the web table in Chromium", { skip }, () => {
         assert.deepEqual(await englishLeft(page, locale), [], `the lobby's ${variant} options`);
       }
       await page.locator("details summary").click();
-      const name = locale === "sl" ? "Mojca" : "Jörg";
+      const name = { sl: "Mojca", de: "Jörg" }[locale] ?? "Aurélie";
       await createWithBots(page, name, 3);
       await play(page, async () => (await page.getByTestId("facts").count()) > 0 && (await page.locator(".trick figure").count()) > 0);
       assert.deepEqual(await englishLeft(page, locale), [], "the table in play");
