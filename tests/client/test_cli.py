@@ -100,12 +100,12 @@ def test_create_asks_the_server_for_bots_a_name_and_privacy(server: ServerThread
         assert caught.value.reason == "INVALID_FIELD"
 
 
-FRENCH_TAROT_NAMES = {
+FRENCH_TAROT_NAMES: dict[str, str] = {
     "en": "French Tarot",
-    "sl": None,
-    "cs": None,
+    "sl": "Francoski tarok",
+    "cs": "Francouzský tarot",
     "de": "Französisches Tarot",
-    "it": None,
+    "it": "Tarocchi francesi",
     "fr": "Tarot français",
 }
 
@@ -128,8 +128,7 @@ def test_variants_lists_every_rule_set_in_each_language(
         # each name is the locale's own label, never the bare id nor an English fallback
         assert row["name"] == Labels(locale).term("variant", ident) != ident
         assert Labels(locale).has(f"variant.{ident}")
-    if FRENCH_TAROT_NAMES[locale] is not None:
-        assert rows["french_tarot"]["name"] == FRENCH_TAROT_NAMES[locale]
+    assert rows["french_tarot"]["name"] == FRENCH_TAROT_NAMES[locale]
     assert main(["variants", "--server", server.target, "--locale", locale]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert any(ln.startswith("koenigrufen") and "(4 players)" in ln for ln in lines)
