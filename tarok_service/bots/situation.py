@@ -18,6 +18,7 @@ from ..engine.view import View
 
 NEGATIVE_CONTRACTS = frozenset(
     {"klop", "beggar", "open_beggar", "varsava", "trischaken", "piccolo", "zwiccolo", "bettel"}
+    | {"piccolo_ouvert", "bettel_ouvert"}
 )
 NO_TRUMP_CONTRACTS = frozenset({"colour_valat", "colour_solo"})
 OUT_OF_PLAY = frozenset({"discards", "talon cards given", "rejected talon 1", "rejected talon 2"})

@@ -7,6 +7,12 @@ JSON) and native gRPC spoken to the HTTP port.
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from ..service import test_moves
+from ..service.harness import ServerThread
 from ..service.test_moves import (
     test_a_legal_move_advances_the_table,
     test_errors_write_nothing_and_carry_stable_reasons,
@@ -32,6 +38,8 @@ from ..service.test_watch_log import (
     test_watch_errors,
     test_watch_from_version_and_end_of_table,
 )
+from .conftest import http_url
+from .harness import HttpStub
 
 __all__ = [
     "test_a_legal_move_advances_the_table",
@@ -54,3 +62,14 @@ __all__ = [
     "test_watch_errors",
     "test_watch_from_version_and_end_of_table",
 ]
+
+
+# Whole matches of the newest rule sets cost seconds each: they run over the two protocols the
+# browser clients speak (the web table's Connect JSON, gRPC-Web binary), not all five.
+@pytest.mark.parametrize("protocol", ["connect-json", "grpc-web"])
+@pytest.mark.parametrize(("variant", "players"), test_moves.FAMILY_MATCHES, ids=str)
+def test_family_full_matches_over_the_http_port(
+    server: ServerThread, protocol: str, variant: str, players: int
+) -> None:
+    stub: Any = HttpStub(http_url(server), protocol)  # the gRPC stub's methods, over HTTP
+    test_moves.test_full_match_of_each_rule_set_and_player_count(stub, variant, players)

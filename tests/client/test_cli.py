@@ -17,6 +17,7 @@ from tarok_client.sdk import FINISHED, TarokError
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from ..service.harness import ServerThread, config
+from ..service.test_moves import FAMILY_MATCHES
 
 TAROK = Path(sys.executable).parent / "tarok"
 
@@ -53,19 +54,29 @@ def server() -> Iterator[ServerThread]:
     running.stop()
 
 
-def test_sdk_bots_play_a_table_each_in_its_own_thread(server: ServerThread) -> None:
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [("slovenian", 3), *FAMILY_MATCHES],
+    ids=str,
+)
+def test_sdk_bots_play_a_table_each_in_its_own_thread(
+    server: ServerThread, variant: str, players: int
+) -> None:
     with connect(server.target) as client:
-        table = client.create("slovenian", players=3, hands=2)
-        seats = [client.join(table, name=f"bot{i}") for i in range(3)]
+        table = client.create(variant, players=players, hands=2)
+        seats = [client.join(table, name=f"bot{i}") for i in range(players)]
         threads = [
-            threading.Thread(target=play, args=(s, RandomBot(i))) for i, s in enumerate(seats)
+            threading.Thread(target=play, args=(s, RandomBot(i, pass_bias=0.4)))
+            for i, s in enumerate(seats)
         ]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join(60)
         final = seats[0].view()
+        assert final.variant == variant and len(final.seats) == players
         assert final.status == FINISHED and final.hands_played == 2
+        assert variant == "slovenian" or sum(final.totals) == 0  # the family's games are zero-sum
         assert seats[1].log().complete and json.loads(seats[2].log_json())["complete"]
         with pytest.raises(TarokError) as caught:
             seats[0].submit("pass")
@@ -87,3 +98,37 @@ def test_create_asks_the_server_for_bots_a_name_and_privacy(server: ServerThread
         with pytest.raises(TarokError) as caught:
             client.create("slovenian", players=4, bots={0: "no-such-bot"})
         assert caught.value.reason == "INVALID_FIELD"
+
+
+FRENCH_TAROT_NAMES: dict[str, str] = {
+    "en": "French Tarot",
+    "sl": "Francoski tarok",
+    "cs": "Francouzský tarot",
+    "de": "Französisches Tarot",
+    "it": "Tarocchi francesi",
+    "fr": "Tarot français",
+}
+
+
+@pytest.mark.parametrize("locale", ["en", "sl", "cs", "de", "it", "fr"])
+def test_variants_lists_every_rule_set_in_each_language(
+    server: ServerThread, locale: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tarok_client.cli import main
+
+    from tarok_service.server.present.i18n import Labels
+
+    assert main(["variants", "--server", server.target, "--locale", locale, "--json"]) == 0
+    # the in-process server logs to the same stdout: the listing is the command's last line
+    listing = capsys.readouterr().out.splitlines()[-1]
+    rows = {row["id"]: row for row in json.loads(listing)}
+    assert {"french_tarot", "koenigrufen"} <= set(rows)
+    assert rows["french_tarot"]["players"] == [3, 4, 5] and rows["koenigrufen"]["players"] == [4]
+    for ident, row in rows.items():
+        # each name is the locale's own label, never the bare id nor an English fallback
+        assert row["name"] == Labels(locale).term("variant", ident) != ident
+        assert Labels(locale).has(f"variant.{ident}")
+    assert rows["french_tarot"]["name"] == FRENCH_TAROT_NAMES[locale]
+    assert main(["variants", "--server", server.target, "--locale", locale]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(ln.startswith("koenigrufen") and "(4 players)" in ln for ln in lines)

@@ -14,6 +14,9 @@ set, the rules about which cards are shown to whom:
   declaration of the trul (alone or in trulhonery) shows the declarer's three trul cards to
   everybody, one of the four kings (královské honéry) his four kings;
 - Zwanzigerrufen: nothing but the hands and the tricks;
+- Königrufen: as Slovenian tarok (its talon halves turned up, discards, the called king);
+  in Piccolo ouvert and Bettel ouvert the declarer's hand is shown once the first trick is
+  over;
 - French Tarot: in prise and garde the chien is turned up for everybody; the écart is the
   taker's, a trump laid away is shown to all; a poignée shows its cards to everybody;
 - Tarocco Bolognese: the dealer's discards are his, the declared combinations are shown, and
@@ -38,6 +41,8 @@ from tarok_service.engine.state import HandState
 from tarok_service.engine.variant import Variant
 
 Viewer = int | None
+# Contracts played with the declarer's hand face up from the end of the first trick.
+OPEN_HANDS = frozenset({"open_beggar", "piccolo_ouvert", "bettel_ouvert"})
 
 
 class Leak(AssertionError):
@@ -109,7 +114,7 @@ def _slovenian(k: Knowledge, before: HandState | None, move: Move | None, after:
     contract = _attr(after, "contract", -1)
     assert isinstance(contract, int)
     table = getattr(k.variant, "contract_table", ())
-    if 0 <= contract < len(table) and table[contract].id == "open_beggar" and after.tricks:
+    if 0 <= contract < len(table) and table[contract].id in OPEN_HANDS and after.tricks:
         assert isinstance(declarer, int)
         k.show(after.hands[declarer])
 

@@ -75,6 +75,15 @@ SAME_AS_ENGLISH = {
     ("koenigrufen", "quapil"),
     ("koenigrufen", "mond"),
     ("koenigrufen", "pagat"),
+    ("french_tarot", "garde"),
+    ("french_tarot", "petit_au_bout"),
+    ("french_tarot", "chelem"),
+    ("french_tarot", "poignee"),
+    ("french_tarot", "excuse"),
+    ("french_tarot", "petit"),
+    ("french_tarot", "bout"),
+    ("french_tarot", "chien"),
+    ("french_tarot", "ecart"),
 }
 # The kinds a rule set owns (its own words, under its message context).
 OWN_KINDS = (v.CONTRACT, v.BONUS, v.KONTRA, v.LINE, v.DECLARATION, v.COMBINATION, v.CHOICE, v.WORD)
@@ -180,6 +189,10 @@ def test_the_terms_players_use() -> None:
     assert word("cs", "taroky", "move", "pass_bidding") == "Dobrá"
     assert word("it", "tarocco_bolognese", "combination", "kings") == "Cricca di re"
     assert word("it", "", "card", "Matto") == "Matto"
+    assert word("fr", "french_tarot", "contract", "prise") == "Petite"
+    assert word("fr", "french_tarot", "contract", "garde_contre") == "Garde contre le chien"
+    assert word("fr", "french_tarot", "bonus", "poignee_double") == "Poignée double"
+    assert word("fr", "", "card", "EX") == "Excuse"
 
 
 def test_plural_forms_follow_each_language() -> None:
@@ -196,15 +209,17 @@ def test_plural_forms_follow_each_language() -> None:
     assert [points("cs", n) for n in (1, 3, 5)] == ["1 bod", "3 body", "5 bodů"]
     assert [points("en", n) for n in (1, 2)] == ["1 point", "2 points"]
     assert points("de", 2) == "2 Punkte"
+    assert [points("fr", n) for n in (0, 1, 2)] == ["0 point", "1 point", "2 points"]
 
 
 def test_negotiation_picks_the_best_supported_language() -> None:
     assert negotiate("") is None
     assert negotiate("sl") == "sl"
     assert negotiate("de-AT,de;q=0.9,en;q=0.5") == "de"
-    assert negotiate("fr-FR, it;q=0.8, en;q=0.9") == "en"
-    assert negotiate("fr, cs;q=0.2") == "cs"
-    assert negotiate("fr") == "en"
+    assert negotiate("es-ES, it;q=0.8, en;q=0.9") == "en"
+    assert negotiate("es, cs;q=0.2") == "cs"
+    assert negotiate("es") == "en"
+    assert negotiate("fr-BE, de;q=0.5") == "fr"
     assert negotiate("x" * 10_000) == "en"
     assert negotiate("sl;q=0, it") == "it"
 
@@ -279,7 +294,7 @@ def test_catalogues_are_well_formed_and_in_step() -> None:
     the same message ids (with contexts) as the English one."""
     from babel.messages.pofile import read_po
 
-    plurals = {"en": 2, "sl": 4, "cs": 3, "de": 2, "it": 2}
+    plurals = {"en": 2, "sl": 4, "cs": 3, "de": 2, "it": 2, "fr": 2}
     ids: dict[str, set[tuple[str | None, str]]] = {}
     for locale in LOCALES:
         with i18n.po_path(locale).open("rb") as f:

@@ -139,7 +139,10 @@ def view(stub: svc_grpc.TarokServiceStub, token: str) -> views_pb2.TableView:
 
 
 def step(
-    stub: svc_grpc.TarokServiceStub, tokens: Sequence[str], rng: random.Random
+    stub: svc_grpc.TarokServiceStub,
+    tokens: Sequence[str],
+    rng: random.Random,
+    pass_rate: float = 0.7,
 ) -> svc.SubmitMoveResponse | None:
     """One random legal move by whoever is to move; None when the table has finished."""
     public = view(stub, tokens[0])
@@ -147,23 +150,26 @@ def step(
         return None
     seat = public.hand.turn
     mine = view(stub, tokens[seat])
-    move = choose(mine, rng)
+    move = choose(mine, rng, pass_rate)
     return stub.SubmitMove(svc.SubmitMoveRequest(token=tokens[seat], move_id=move))
 
 
-def choose(mine: views_pb2.TableView, rng: random.Random) -> str:
-    """A random legal move, passing often in auctions (keeps games short and varied)."""
+def choose(mine: views_pb2.TableView, rng: random.Random, pass_rate: float = 0.7) -> str:
+    """A random legal move, passing often in auctions (keeps games short and varied): with
+    `pass_rate` when a bid is open."""
     legal = mine.hand.legal_moves
     passes = [m.id for m in legal if m.kind == "pass"]
-    if passes and any(m.kind == "bid" for m in legal) and rng.random() < 0.7:
+    if passes and any(m.kind == "bid" for m in legal) and rng.random() < pass_rate:
         return passes[0]
     return rng.choice(legal).id
 
 
-def play_out(stub: svc_grpc.TarokServiceStub, tokens: Sequence[str], seed: int = 0) -> int:
+def play_out(
+    stub: svc_grpc.TarokServiceStub, tokens: Sequence[str], seed: int = 0, pass_rate: float = 0.7
+) -> int:
     """Play random moves until the table finishes; returns the number of moves."""
     rng, moves = random.Random(seed), 0
-    while step(stub, tokens, rng) is not None:
+    while step(stub, tokens, rng, pass_rate) is not None:
         moves += 1
     return moves
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import grpc
+import pytest
 from tarok_proto.tarok.v1 import moves_pb2
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
@@ -23,6 +24,9 @@ from .harness import (
 )
 
 Stub = svc_grpc.TarokServiceStub
+# The family's newest rule sets in every player count they are played by (the older ones play
+# full matches in their own tests and in the SDK and web suites).
+FAMILY_MATCHES = [("french_tarot", 3), ("french_tarot", 4), ("french_tarot", 5), ("koenigrufen", 4)]
 PRECONDITION = grpc.StatusCode.FAILED_PRECONDITION
 INVALID = grpc.StatusCode.INVALID_ARGUMENT
 
@@ -234,3 +238,24 @@ def test_full_match_scores_every_hand(stub: Stub) -> None:
     dealers = [e.hand_dealt.dealer for e in log.events if e.HasField("hand_dealt")]
     assert dealers[0] == 0 and max(dealers) <= 2 and sorted(dealers) == dealers
     assert table
+
+
+@pytest.mark.parametrize(("variant", "players"), FAMILY_MATCHES, ids=lambda x: str(x))
+def test_full_match_of_each_rule_set_and_player_count(
+    stub: Stub, variant: str, players: int
+) -> None:
+    """A two-hand match played to the end by random legal moves: every hand scored, the
+    scores of each hand summing to zero, and the table's totals their running sum."""
+    _, tokens = new_table(stub, variant=variant, players=players, hands=2)
+    assert view(stub, tokens[0]).variant == variant
+    play_out(stub, tokens, seed=players, pass_rate=0.3)  # games where everybody passes are rare
+    final = view(stub, tokens[0])
+    assert final.status == FINISHED and final.hands_played == 2
+    log = stub.GetTableLog(svc.GetTableLogRequest(token=tokens[0])).log
+    results = [e.hand_scored.result for e in log.events if e.HasField("hand_scored")]
+    played = [r for r in results if not r.redeal]
+    assert len(played) == 2 and all(len(r.totals) == players for r in played)
+    assert [sum(r.totals) for r in played] == [0, 0]
+    assert any(r.HasField("declarer") and r.lines for r in played), [r.contract for r in played]
+    running = [sum(r.settled.amounts[i] for r in results) for i in range(players)]
+    assert list(final.totals) == running == list(log.events[-1].table_closed.totals)

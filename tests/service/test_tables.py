@@ -90,6 +90,19 @@ def test_create_with_options_and_preset(stub: Stub) -> None:
     assert view(stub, tokens[0]).status == PLAYING
 
 
+def test_every_allowed_choice_of_every_option_is_accepted(stub: Stub) -> None:
+    """What a lobby offers is what the server takes: every rule set's every option at each
+    choice it lists (both ends of a range), "20/30/40" included."""
+    for variant in all_variants():
+        players = variant.player_counts[0]
+        for spec in variant.option_specs:
+            for allowed in spec.allowed():
+                for value in allowed.split("..") if ".." in allowed else [allowed]:
+                    create(stub, variant.id, players, options={spec.name: value})
+        everything = {s.name: s.allowed()[0].split("..")[0] for s in variant.option_specs}
+        create(stub, variant.id, players, options=everything)
+
+
 def test_join_seats_and_errors(stub: Stub) -> None:
     table = create(stub)
     join = stub.JoinTable

@@ -237,6 +237,46 @@ def test_poignee_shows_the_lowest_trumps_and_the_excuse_only_for_a_missing_trump
     assert refused(shown, "announce:poignee_double") == m.Reason.ANNOUNCEMENT_NOT_ALLOWED
 
 
+@pytest.mark.parametrize(
+    ("players", "federation", "house"),
+    [
+        (3, (13, 15, 18), (13, 15, 22)),
+        (4, (10, 13, 15), (10, 13, 15)),
+        (5, (8, 10, 13), (8, 10, 15)),
+    ],
+)
+def test_poignee_thresholds_follow_the_federation_table_or_the_house_option(
+    players: int, federation: tuple[int, int, int], house: tuple[int, int, int]
+) -> None:
+    assert d.poignee_sizes(dealt(players).rules, players) == federation
+    rules = dealt(players, options={"poignee_thresholds": "house"}).rules
+    assert d.poignee_sizes(rules, players) == house
+
+
+def test_a_house_triple_poignee_at_three_players_needs_22_trumps() -> None:
+    """Three players, forehand dealt 18 trumps and 6 spades takes a garde sans and passes the
+    chelem: a triple poignée under the federation's steps, only a double under the house
+    steps (22 trumps for a triple)."""
+    others = "C1 C2 C3 C4 C5 C6 C7 C8 C9 C10 CJ CN CQ CK D1 D2 D3 D4 D5 D6 D7 D8 D9 D10"
+    hands = (
+        others,
+        "T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 T17 T18 S1 S2 S3 S4 S5 S6",
+    )
+    for option, steps in (("federation", 3), ("house", 2)):
+        s = dealt(3, options={"poignee_thresholds": option})
+        s = with_hands(
+            s,
+            (*hands, "H1 H2 H3 H4 H5 H6 H7 H8 H9 H10 HJ HN HQ HK DJ DN DQ DK SJ SN SQ SK S7 S8"),
+            "S9 S10 T19 T20 T21 EX",
+        )
+        s = run(s, "bid:garde_sans", "pass", "pass", "pass")  # no écart; no chelem
+        assert s.phase == Phase.DECLARE and s.turn == 1 and s.first_leader() == 1
+        shown = [i for i in ids(s) if i.startswith("announce:poignee")]
+        assert shown == [f"announce:{p}" for p in d.POIGNEES[:steps]]
+        big = run(s, f"announce:{d.POIGNEES[steps - 1]}")
+        assert len(big.poignees[0][2]) == d.poignee_sizes(s.rules, 3)[steps - 1]
+
+
 def test_an_announced_chelem_gives_the_taker_the_lead() -> None:
     s = four_player_prise(
         "SK HK DK CK S1 S2 S3 S4 S5 S6 S7 S8 S9 T1 T2 T3 T4 T5", "H1 H2 H3 H4 H5 H6"

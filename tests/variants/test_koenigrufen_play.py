@@ -310,3 +310,94 @@ def test_the_hand_rules_out_some_bids() -> None:
     own = legal(run(dealt(four_kings), "pass", "pass", "pass"))
     assert "bid:rufer" not in own and "bid:solorufer" not in own and "bid:besserrufer" not in own
     assert "bid:trischaken" in own and "bid:dreier" in own
+
+
+def test_the_ouverts_rank_above_farbensolo_and_below_solodreier() -> None:
+    order = [c.id for c in VARIANT.contracts(PLAYERS)]
+    assert order.index("farbensolo") < order.index(d.PICCOLO_OUVERT)
+    assert order.index(d.PICCOLO_OUVERT) < order.index(d.BETTEL_OUVERT) < order.index("solodreier")
+    state = run(dealt(), "bid:farbensolo")
+    assert {"bid:piccolo_ouvert", "bid:bettel_ouvert"} <= set(legal(state))
+    state = run(state, "bid:bettel_ouvert")
+    assert "bid:piccolo_ouvert" not in legal(state) and "bid:solodreier" in legal(state)
+
+
+def test_bettel_ouvert_lays_the_declarers_hand_open_after_the_first_trick() -> None:
+    """Forehand (seat 0) names Bettel ouvert after three passes. Nobody sees his hand until
+    the first trick is over, then everybody sees what he still holds; he loses at the first
+    trick he takes, paying 7 to each opponent."""
+    state = run(dealt(), "pass", "pass", "pass", "bid:bettel_ouvert", *["pass"] * 4)
+    assert state.phase == TRICKS and state.turn == 0 and state.declarer == 0
+
+    def shown(s: SlovenianState, seat: int | None) -> list[tuple[Card, ...]]:
+        return [g.cards for g in VARIANT.view(s, seat).public if g.name == "declarer's hand"]
+
+    assert all(shown(state, seat) == [] for seat in (None, 1, 2, 3))
+    state = run(state, "play:D4", "play:DK", "play:D1", "play:T14")  # seat 3 trumps
+    assert state.tricks[-1].winner == 3 and not state.finished
+    hand = state.hands[0]
+    assert len(hand) == 11 and all(shown(state, seat) == [hand] for seat in (None, 1, 2, 3))
+    state = run(state, "play:CQ", "play:C7", "play:T4", "play:CK")  # seat 1 trumps
+    assert state.tricks[-1].winner == 1 and shown(state, 2) == [state.hands[0]]
+    state = run(state, "play:T5", "play:T9", "play:T15")  # a tarock lead: each must beat
+    assert "play:T22" in legal(state) and "play:T2" not in legal(state)
+    state = run(state, "play:T21")
+    assert state.finished and state.tricks[-1].winner == 0 and len(state.tricks) == 3
+    result = VARIANT.result(state)
+    assert result is not None and result.scores == (-21, 7, 7, 7)
+
+
+def test_piccolo_ouvert_is_a_piccolo_played_open() -> None:
+    state = run(dealt(), "bid:piccolo_ouvert", "pass", "pass", "pass", "bid:piccolo_ouvert")
+    state = run(state, *["pass"] * 4)
+    assert state.phase == TRICKS and state.declarer == 1 and state.turn == 1
+    assert [g.name for g in VARIANT.view(state, 2).public] == []
+    state = run(state, "play:H1", "play:T9", "play:T14", "play:HK")  # seat 3 wins
+    assert [g.name for g in VARIANT.view(state, 2).public] == ["declarer's hand"]
+
+
+# The called king in the talon: HANDS with the C-king moved to the talon and, for a
+# Besserrufer on the Uhu by seat 2, the II with seat 2 and the XIII with seat 0.
+CONCEDE_HANDS = (
+    "T1 T13 T3 T21 T22 HK SK S7 S8 D4 C7 C8",
+    "T4 T5 T6 T7 T8 DK HQ HC HJ H1 H2 H3",
+    "T9 T10 T11 T12 T2 C9 DQ DC DJ D1 D2 D3",
+    "T14 T15 T16 T17 T18 T19 SQ SC SJ S10 S9 CQ",
+)
+CONCEDE_TALON = "T20 H4 CC CJ C10 CK"
+
+
+def king_in_talon(**options: OptionValue) -> SlovenianState:
+    rules = VARIANT.make_rules(PLAYERS, options)
+    state: SlovenianState = VARIANT.deal(rules, order_for(CONCEDE_HANDS, CONCEDE_TALON), 3)
+    return state
+
+
+def test_a_besserrufer_with_the_called_king_in_the_talon_may_be_conceded() -> None:
+    """Seat 2 bids Besserrufer holding the Uhu (II) but not the Pagat and calls the C-king,
+    which lies in the talon: he may take a half and play alone, or concede and pay the game
+    (1) and the Uhu's announced value (4) to each of the others (the digest's example 16)."""
+    state = run(king_in_talon(), "pass", "bid:besserrufer", "pass", "pass", "bid:besserrufer")
+    assert state.declarer == 2 and "call:CK" in legal(state)
+    state = run(state, "call:CK")
+    assert state.phase == Phase.TALON and state.partners == ()
+    assert legal(state) == ["talon:0", "talon:1", "pass"]
+    conceded = run(state, "pass")
+    assert conceded.finished and not conceded.tricks
+    result = VARIANT.result(conceded)
+    assert result is not None and result.won is False
+    assert result.scores == (5, 5, -15, 5)
+    assert [line.item for line in result.lines[::2]] == ["game (lost)", "uhu (announced, lost)"]
+    played = run(state, "talon:1")  # playing on alone: no concession any more
+    assert "pass" not in legal(played) and played.partners == ()
+
+
+def test_a_rufer_conceded_costs_the_game_and_needs_the_king_in_the_talon() -> None:
+    state = run(king_in_talon(), "pass", "pass", "pass", "bid:rufer", "call:CK")
+    result = VARIANT.result(run(state, "pass"))
+    assert result is not None and result.scores == (-3, 1, 1, 1)
+    assert "pass" not in legal(run(dealt(), "pass", "pass", "pass", "bid:rufer", "call:DK"))
+    off = run(king_in_talon(concede=False), "pass", "pass", "pass", "bid:rufer", "call:CK")
+    assert legal(off) == ["talon:0", "talon:1"]
+    with_reason = VARIANT.explain(off, Move(MoveKind.PASS))
+    assert with_reason[0] == "PASS_NOT_ALLOWED"

@@ -570,6 +570,31 @@ def test_bettel_lost_with_the_game_kontrad() -> None:
     assert money(state) == (-12, 4, 4, 4)
 
 
+def test_bettel_ouvert_lost_is_worth_7_per_opponent() -> None:
+    """Example 15's hand as Bettel ouvert (the digest's own case): seat 0 takes two tricks.
+    The kontra of a negative game is raised by the opponents together (a decision, as for
+    Bettel), so the digest's per-opponent kontra money is not reproduced."""
+    state = played(EX15, d.BETTEL_OUVERT, 0)
+    assert state.tricks_won()[0] == 2
+    assert scores(state) == (-21, 7, 7, 7)
+    rekontra = played(EX15, d.BETTEL_OUVERT, 0, levels=[(d.GAME, 2)])
+    assert scores(rekontra) == (-21, 7, 7, 7) and money(rekontra) == (-84, 28, 28, 28)
+
+
+def test_piccolo_ouvert_won_with_exactly_one_trick_is_worth_6() -> None:
+    state = played(EX4, d.PICCOLO_OUVERT, 1)
+    assert state.tricks_won()[1] == 1
+    assert scores(state) == (-6, 18, -6, -6)
+    assert money(played(EX4, d.PICCOLO_OUVERT, 1, levels=[(d.GAME, 1)])) == (-12, 36, -12, -12)
+
+
+def test_piccolo_ouvert_lost_with_two_tricks() -> None:
+    """Example 15's hand as seat 0's Piccolo ouvert: his second trick loses it."""
+    state = played(EX15, d.PICCOLO_OUVERT, 0)
+    assert state.tricks_won()[0] == 2
+    assert scores(state) == (-18, 6, 6, 6)
+
+
 def test_silent_kings_for_and_silent_pagat_against() -> None:
     state = played(EX18, "dreier", 0)
     assert side_thirds(state)[0] == 114

@@ -58,6 +58,11 @@ def _parser() -> argparse.ArgumentParser:
         "--server", default=None, help="host:port of a running server (default: start a local one)"
     )
     variants.add_argument("--json", action="store_true", help="print a JSON list")
+    variants.add_argument(
+        "--locale",
+        default="",
+        help="language of the names: en, sl, cs, de, it or fr (default: the rule sets' own)",
+    )
     sub.add_parser("selfplay", help="play bots in-process (see tarok selfplay --help)")
     tournament_cli.add_parsers(sub)
     return parser
@@ -131,7 +136,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _variants(args: argparse.Namespace) -> int:
     with _target(args.server) as target, connect(target) as client:
         client.wait_ready(timeout=15)
-        variants = client.variants()
+        variants = client.variants(args.locale)
     if args.json:
         rows = [{"id": v.id, "name": v.name, "players": list(v.player_counts)} for v in variants]
         print(json.dumps(rows, ensure_ascii=False))

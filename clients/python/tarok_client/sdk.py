@@ -166,8 +166,12 @@ class Client:
         response: svc.PingResponse = self.call("Ping", svc.PingRequest(payload=payload))
         return response.payload
 
-    def variants(self) -> list[variants_pb2.VariantInfo]:
-        response: svc.ListVariantsResponse = self.call("ListVariants", svc.ListVariantsRequest())
+    def variants(self, locale: str = "") -> list[variants_pb2.VariantInfo]:
+        """The rule sets the server hosts; names and labels in `locale` ("fr", "de-AT" ...)
+        when given, else the rule sets' own English names."""
+        response: svc.ListVariantsResponse = self.call(
+            "ListVariants", svc.ListVariantsRequest(locale=locale)
+        )
         return list(response.variants)
 
     def create(

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const LOCALES = ["en", "sl", "cs", "de", "it"];
+export const LOCALES = ["en", "sl", "cs", "de", "it", "fr"];
 export const WEB_PREFIX = "web.";
 
 /** A quoted .po string's text, its escapes undone. */

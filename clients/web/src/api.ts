@@ -32,6 +32,7 @@ export const LANGUAGES: Record<string, string> = {
   cs: "Čeština",
   de: "Deutsch",
   it: "Italiano",
+  fr: "Français",
 };
 const LOCALE_KEY = "tarok.locale";
 

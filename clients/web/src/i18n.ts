@@ -5,7 +5,7 @@
 export type Catalogue = Readonly<Record<string, string>>;
 export type Catalogues = Readonly<Record<string, Catalogue>>;
 
-export const LOCALES = ["en", "sl", "cs", "de", "it"] as const;
+export const LOCALES = ["en", "sl", "cs", "de", "it", "fr"] as const;
 export const DEFAULT_LOCALE = "en";
 
 let all: Catalogues = {};

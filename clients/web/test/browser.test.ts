@@ -116,10 +116,11 @@ describe("the web table in Chromium", { skip }, () => {
     await page.getByTestId("score-sheet").waitFor({ timeout: 30_000 });
   }
 
-  async function createWithBots(page: Page, name: string, bots: number, hands = 1): Promise<void> {
+  async function createWithBots(page: Page, name: string, bots: number, hands = 1,
+    variant = "slovenian", players = 4): Promise<void> {
     await page.fill('input[name="name"]', name);
-    await page.selectOption('select[name="variant"]', "slovenian");
-    await page.selectOption('select[name="players"]', "4");
+    await page.selectOption('select[name="variant"]', variant);
+    await page.selectOption('select[name="players"]', String(players));
     await page.fill('input[name="hands"]', String(hands));
     await page.selectOption('select[name="bots"]', String(bots));
     await page.selectOption('select[name="bot"]', "heuristic");
@@ -129,9 +130,9 @@ describe("the web table in Chromium", { skip }, () => {
 
   /** Play legal moves by keyboard until `done` holds or the match is over; the moves made. */
   async function play(page: Page, done: () => Promise<boolean> = async () => false,
-    restart?: () => Promise<void>): Promise<number> {
+    restart?: () => Promise<void>, photograph = true): Promise<number> {
     let moves = 0;
-    let shot = false;
+    let shot = !photograph;
     for (;;) {
       await page.waitForFunction(
         ({ legal, finished }) => document.querySelector(finished) !== null || document.querySelector(legal) !== null,
@@ -213,6 +214,29 @@ describe("the web table in Chromium", { skip }, () => {
     assert.deepEqual(errors, []);
   });
 
+  test("in French, a person plays a five-player French Tarot hand by keyboard against four bots", async () => {
+    const page = await newPage("fr");
+    const errors: string[] = [];
+    page.on("pageerror", (err) => errors.push(String(err)));
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "fr");
+    assert.deepEqual(await englishLeft(page, "fr"), [], "the lobby");
+    await createWithBots(page, "Aurélie", 4, 1, "french_tarot", 5);
+    assert.equal(await page.locator(".seat strong").count(), 5);
+    const moves = await play(page, undefined, undefined, false);
+    assert.ok(moves > 0, "the person made moves by keyboard");
+    const tableId = (await page.getByTestId("table-id").textContent()) ?? "";
+    const log = await tableLog(tableId);
+    assert.ok(log.complete, "the finished table's log is complete");
+    const closed = log.events.at(-1)?.tableClosed;
+    assert.ok(closed !== undefined);
+    const shown = await Promise.all([0, 1, 2, 3, 4].map(async (i) => Number(await page.getByTestId(`final-${i}`).textContent())));
+    assert.deepEqual(shown, [0, 1, 2, 3, 4].map((i) => Number(closed.totals?.[i] ?? "0")), "the page's final score is the log's");
+    assert.equal(shown.reduce((a, b) => a + b, 0), 0, "French Tarot scores add up to zero");
+    assert.deepEqual(await englishLeft(page, "fr"), [], "the finished table");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test("a finished match with radelci: the end-of-match row, a phone's width, the replay", async () => {
     let closedTotals: number[] = [];
     for (let attempt = 0; attempt < 10 && radelciTable === ""; attempt++) {
@@ -286,7 +310,7 @@ describe("the web table in Chromium", { skip }, () => {
     await page.close();
   });
 
-  test("every rule option and choice of every rule set has a name in all five languages", async () => {
+  test("every rule option and choice of every rule set has a name in all six languages", async () => {
     interface Options { variants: { id: string; options: { name: string; allowed: string[] }[] }[] }
     const { variants } = await call<Options>("ListVariants", {});
     const catalogues = po.webCatalogues(LOCALE_DIR);
@@ -299,7 +323,7 @@ describe("the web table in Chromium", { skip }, () => {
     assert.deepEqual([...new Set(missing)], []);
   });
 
-  for (const locale of ["sl", "de"]) {
+  for (const locale of ["sl", "de", "fr"]) {
     test(`in ${locale} no English is left: lobby, table, finished table, replay`, async () => {
       const page = await newPage(locale);
       assert.equal(await page.evaluate(() => document.documentElement.lang), locale);
@@ -313,7 +337,7 @@ describe("the web table in Chromium", { skip }, () => {
         assert.deepEqual(await englishLeft(page, locale), [], `the lobby's ${variant} options`);
       }
       await page.locator("details summary").click();
-      const name = locale === "sl" ? "Mojca" : "Jörg";
+      const name = { sl: "Mojca", de: "Jörg" }[locale] ?? "Aurélie";
       await createWithBots(page, name, 3);
       await play(page, async () => (await page.getByTestId("facts").count()) > 0 && (await page.locator(".trick figure").count()) > 0);
       assert.deepEqual(await englishLeft(page, locale), [], "the table in play");

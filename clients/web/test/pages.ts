@@ -36,13 +36,17 @@ function englishOnly(locale: string): { texts: Set<string>; patterns: RegExp[] }
   const theirs = new Map(po.readCatalogue(LOCALE_DIR, locale).map((e) => [key(e), e.strings]));
   const texts = new Set<string>();
   const patterns: RegExp[] = [];
+  // the locale's own words are never English: "double" (a French choice) where English says
+  // "Double" for a Königrufen kontra, or a template whose only word is one of them ("{game}
+  // table", where "table" is French too)
+  const words = new Set([...theirs.values()].flat().map((s) => s.toLowerCase()));
   for (const entry of po.readCatalogue(LOCALE_DIR, "en")) {
     const own = theirs.get(key(entry)) ?? [];
     for (const english of entry.strings) {
       if (!english || own.some((o) => o.toLowerCase() === english.toLowerCase())) continue;
-      if (!english.includes("{")) texts.add(english.toLowerCase());
+      if (!english.includes("{") && !words.has(english.toLowerCase())) texts.add(english.toLowerCase());
       const fixed = english.replace(/\{\w+\}/g, "");
-      if (english.includes("{") && /[A-Za-z]{3}/.test(fixed)) {
+      if (english.includes("{") && /[A-Za-z]{3}/.test(fixed) && !words.has(fixed.trim().toLowerCase())) {
         const body = english.split(/\{\w+\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".+");
         patterns.push(new RegExp(`^${body}$`, "i"));
       }

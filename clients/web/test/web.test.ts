@@ -43,6 +43,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   de: ["lobby", "bot", "optional", "bot_numbered", "seconds", "talon"],
   cs: ["partner", "radelci", "bot_numbered", "seconds", "talon"],
   it: ["bot", "bot_tag", "no", "radelci", "bot_numbered", "seconds"],
+  fr: ["bot_numbered", "seconds", "table", "tables", "radelci", "total", "points", "talon",
+    "choice_mond_skis_pagat", "choice_double"],
 };
 
 describe("the page's words", () => {
@@ -83,8 +85,9 @@ describe("the page's words", () => {
 
   test("the locale is the saved choice, else the browser's best supported language", () => {
     assert.equal(chooseLocale("sl", ["de-AT"]), "sl");
-    assert.equal(chooseLocale("", ["fr-FR", "de-AT", "it"]), "de");
-    assert.equal(chooseLocale("", ["fr"]), "en");
+    assert.equal(chooseLocale("", ["es-ES", "de-AT", "it"]), "de");
+    assert.equal(chooseLocale("", ["fr-FR", "de-AT"]), "fr");
+    assert.equal(chooseLocale("", ["es"]), "en");
   });
 
   test("placeholders are filled, a missing word falls back to English", () => {

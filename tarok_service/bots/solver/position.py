@@ -30,9 +30,9 @@ SCALES: dict[str, tuple[int, int]] = {
     "zwanzigerrufen": (1, 0),
     "koenigrufen": (3, 2),
 }
-BEGGARS = frozenset({"beggar", "open_beggar", "bettel"})
+BEGGARS = frozenset({"beggar", "open_beggar", "bettel", "bettel_ouvert"})
 # contracts whose aim the solver cannot express: exactly one or two tricks (Königrufen)
-UNMODELLED = frozenset({"piccolo", "zwiccolo"})
+UNMODELLED = frozenset({"piccolo", "zwiccolo", "piccolo_ouvert"})
 VALATS = frozenset({"valat", "colour_valat"})
 
 

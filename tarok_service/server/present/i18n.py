@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-LOCALES = ("en", "sl", "cs", "de", "it")
+LOCALES = ("en", "sl", "cs", "de", "it", "fr")
 DEFAULT_LOCALE = "en"
 DOMAIN = "tarok"
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locales"

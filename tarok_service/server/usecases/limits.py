@@ -31,6 +31,7 @@ LOG_TEXT = 128  # characters of client input a log line may carry
 _ID = re.compile(r"[A-Za-z0-9_.-]+")  # "." joins a tournament id and a table number
 _REQUEST_ID = re.compile(r"[\x21-\x7e]+")  # printable ASCII without spaces
 _OPTION = re.compile(r"[A-Za-z0-9_.+-]+")
+_OPTION_VALUE = re.compile(r"[A-Za-z0-9_.+/-]+")  # a slash for choices such as "20/30/40"
 
 
 def log_text(value: object, limit: int = LOG_TEXT) -> object:
@@ -99,9 +100,9 @@ def check_options(options: Mapping[str, str], field: str = "options") -> dict[st
         if not name or len(name) > MAX_OPTION_NAME or not _OPTION.fullmatch(name):
             raise e.invalid(field, f"option names are 1..{MAX_OPTION_NAME} of A-Z a-z 0-9 _ . + -")
         where = f"{field}.{name}"
-        if len(value) > MAX_OPTION_VALUE or (value and not _OPTION.fullmatch(value)):
+        if len(value) > MAX_OPTION_VALUE or (value and not _OPTION_VALUE.fullmatch(value)):
             raise e.invalid(
-                where, f"option values are 0..{MAX_OPTION_VALUE} of A-Z a-z 0-9 _ . + -"
+                where, f"option values are 0..{MAX_OPTION_VALUE} of A-Z a-z 0-9 _ . + / -"
             )
     return dict(options)
 

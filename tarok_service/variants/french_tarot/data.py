@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...engine.cards import CLUBS, DIAMONDS, FOOL, HEARTS, SPADES, SUIT_SYMBOLS, TAROK, Card, Deck
-from ...engine.options import OptionSpec
+from ...engine.options import OptionSpec, Rules
 
 SUITS = (SPADES, HEARTS, DIAMONDS, CLUBS)  # the pack's order
 KING, QUEEN, CAVALIER, JACK = 14, 13, 12, 11
@@ -86,6 +86,19 @@ TABLES = {
     5: Table(15, 3, (8, 10, 13)),
 }
 
+# option poignee_thresholds -> per player count, the trumps a simple/double/triple poignée shows:
+# the federation's steps (TABLES), or the longest house steps (3 players 22, 5 players 15)
+POIGNEE_THRESHOLDS = {
+    "federation": {n: table.poignees for n, table in TABLES.items()},
+    "house": {3: (13, 15, 22), 4: (10, 13, 15), 5: (8, 10, 15)},
+}
+
+
+def poignee_sizes(rules: Rules, players: int) -> tuple[int, int, int]:
+    """Trumps shown for a simple, double and triple poignée at this table."""
+    return POIGNEE_THRESHOLDS[str(rules.opt("poignee_thresholds"))][players]
+
+
 # bouts in the attack's pile -> half points needed
 TARGETS = (112, 102, 82, 72)
 
@@ -113,6 +126,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "20/30/40",
         "simple/double/triple poignée bonuses",
         choices=tuple(POIGNEE_VALUES),
+    ),
+    OptionSpec(
+        "poignee_thresholds",
+        "federation",
+        "trumps a poignée shows: federation 13/15/18, 10/13/15, 8/10/13 (3, 4, 5 players);"
+        " house 13/15/22, 10/13/15, 8/10/15",
+        choices=tuple(POIGNEE_THRESHOLDS),
     ),
     OptionSpec("chelem_announced_made", 400, "announced chelem made", low=0, high=1000),
     OptionSpec(

@@ -235,7 +235,7 @@ class FrenchTarot(TrickPlay[TarotState], Variant[TarotState]):
         the misères its dealt hand allows (each once)."""
         out: list[str] = []
         if not any(who == seat for who, _, _ in s.poignees):
-            sizes = d.TABLES[s.players].poignees
+            sizes = d.poignee_sizes(s.rules, s.players)
             out += [
                 step
                 for step, n in zip(d.POIGNEES, sizes, strict=True)
@@ -272,7 +272,7 @@ class FrenchTarot(TrickPlay[TarotState], Variant[TarotState]):
         fact = Fact(seat, MoveKind.ANNOUNCE, move.value)
         if move.value in d.MISERES:
             return evolve(s, miseres=(*s.miseres, (seat, move.value)), facts=(*s.facts, fact))
-        size = d.TABLES[s.players].poignees[d.POIGNEES.index(move.value)]
+        size = d.poignee_sizes(s.rules, s.players)[d.POIGNEES.index(move.value)]
         cards = poignee_cards(s.hands[seat], size)
         assert cards is not None
         return evolve(s, poignees=(*s.poignees, (seat, move.value, cards)), facts=(*s.facts, fact))

@@ -28,6 +28,7 @@ SOLORUFER, BESSERRUFER, FARBENDREIER, SECHSERDREIER, DREIER = (
     "dreier",
 )
 FARBENSOLO, SOLODREIER = "farbensolo", "solodreier"
+PICCOLO_OUVERT, BETTEL_OUVERT = "piccolo_ouvert", "bettel_ouvert"
 
 # Low to high: the auction order. A contract's value is per player.
 CONTRACTS: tuple[Contract, ...] = (
@@ -42,6 +43,8 @@ CONTRACTS: tuple[Contract, ...] = (
     Contract(SECHSERDREIER, "Sechserdreier", 4, 6, bonuses=True),
     Contract(DREIER, "Dreier", 4, 3, bonuses=True),
     Contract(FARBENSOLO, "Farbensolo", 6, bonuses=True),
+    Contract(PICCOLO_OUVERT, "Piccolo ouvert", 6, negative=True, declarer_leads=True),
+    Contract(BETTEL_OUVERT, "Bettel ouvert", 7, negative=True, declarer_leads=True),
     Contract(SOLODREIER, "Solodreier", 8, bonuses=True),
 )
 INDEX = {c.id: i for i, c in enumerate(CONTRACTS)}
@@ -53,7 +56,11 @@ COLOUR_GAMES = frozenset({FARBENDREIER, FARBENSOLO})  # tarocks do not beat suit
 SECHSERDREIER_LOST = 8  # a lost Sechserdreier costs 8 per opponent, not 4
 # Negative contracts: the number of tricks the declarer must take, and the trick that ends
 # the hand early (option `early_end`).
-TARGET_TRICKS = {PICCOLO: 1, ZWICCOLO: 2, BETTEL: 0}
+TARGET_TRICKS = {PICCOLO: 1, ZWICCOLO: 2, BETTEL: 0, PICCOLO_OUVERT: 1, BETTEL_OUVERT: 0}
+# With the called king in the talon their declarer may concede before taking a half.
+CONCEDABLE = frozenset({RUFER, BESSERRUFER})
+# Played open: the declarer's hand lies face up from the end of the first trick.
+OUVERTS = frozenset({PICCOLO_OUVERT, BETTEL_OUVERT})
 
 # Premium items. The trull, the kings, king ultimo, pagat ultimo and valat keep the Slovenian
 # family's ids (the same items); the other birds are Königrufen's own.
@@ -112,6 +119,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec("jungfrauen_full", False, "Trischaken: each Jungfrau gets the loser's whole pay"),
     OptionSpec("early_end", True, "Bettel, Piccolo and Zwiccolo end when they are lost"),
+    OptionSpec(
+        "concede",
+        True,
+        "Rufer or Besserrufer with the called king in the talon may be conceded",
+    ),
     OptionSpec("max_kontra", 3, "Highest kontra level (1 kontra .. 3 subkontra)", low=0, high=3),
     # Read by the family's exchange: tarocks are laid away only when no suit card is left.
     OptionSpec("discard_taroks_only_if_forced", True, "Tarocks may be discarded only if forced"),

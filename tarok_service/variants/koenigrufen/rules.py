@@ -10,7 +10,7 @@ the early end of the negative contracts, and its own scoring (`scoring.py`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import ClassVar
 
@@ -24,7 +24,7 @@ from ...engine.match import MatchState
 from ...engine.moves import Move, MoveKind
 from ...engine.options import Rules
 from ...engine.outcome import HandResult
-from ...engine.state import Trick
+from ...engine.state import SCORED, Trick
 from ...engine.trickplay import start_tricks
 from ...engine.trickwatch import TrickWatch
 from ...engine.variant import Variant
@@ -56,10 +56,11 @@ class Koenigrufen(SlovenianFamily):
 
     id = "koenigrufen"
     name = "Königrufen"
-    rules_version = 1
+    rules_version = 2  # 2: Piccolo ouvert and Bettel ouvert, conceding
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     option_specs = d.OPTIONS
     vocabulary_table = VOCABULARY
+    open_hand_contracts = d.OUVERTS
     family = Family(
         contracts=d.CONTRACTS,
         bonus_values=d.BONUS_VALUES,
@@ -145,6 +146,41 @@ class Koenigrufen(SlovenianFamily):
         if self.contract_table[s.contract].talon_group == 0:
             return evolve(called, phase=Phase.ANNOUNCE, exposed_talon=(), turn=s.declarer)
         return called
+
+    def concedable(self, s: SlovenianState) -> bool:
+        """A Rufer or Besserrufer whose called king lies in the talon, before a half is taken:
+        the declarer may concede (a pass in the talon phase; option `concede`)."""
+        return (
+            s.phase == Phase.TALON
+            and s.group is None
+            and bool(s.talon_kings)
+            and self.contract_table[s.contract].id in d.CONCEDABLE
+            and s.rules.flag("concede")
+        )
+
+    def legal_talon(self, s: SlovenianState) -> list[Move]:
+        moves = super().legal_talon(s)
+        return [*moves, Move(MoveKind.PASS)] if self.concedable(s) else moves
+
+    def explain_talon(self, s: SlovenianState, move: Move) -> str:
+        if move.kind == MoveKind.PASS:
+            return m.Reason.PASS_NOT_ALLOWED
+        return super().explain_talon(s, move)
+
+    def apply_talon(self, s: SlovenianState, move: Move) -> SlovenianState:
+        """Conceding ends the hand at once: nothing is played, the declarer pays."""
+        if move.kind == MoveKind.PASS:
+            fact = Fact(s.declarer, MoveKind.PASS, "")
+            return evolve(s, phase=SCORED, turn=None, facts=(*s.facts, fact))
+        return super().apply_talon(s, move)
+
+    def replay_talon(
+        self, s: SlovenianState, moves: Sequence[Move], start: int
+    ) -> tuple[SlovenianState, int]:
+        """The family's fast path, but a concession is applied on its own."""
+        if moves[start].kind == MoveKind.PASS:
+            return self.apply_talon(s, moves[start]), start + 1
+        return super().replay_talon(s, moves, start)
 
     def discardable(self, s: SlovenianState) -> list[Card]:
         """Never a king or a trull card; in a colour game tarocks go first, in a tarock game

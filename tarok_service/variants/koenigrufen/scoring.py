@@ -58,7 +58,9 @@ def score(variant: Koenigrufen, s: SlovenianState) -> HandResult:
     team_cards, opp_cards = side_cards(variant, s, c)
     points = variant.deck(s.rules).points
     sides = (thirds(team_cards, points), thirds(opp_cards, points))
-    if c.negative:
+    if conceded(s, c):
+        items = conceded_items(s, c)
+    elif c.negative:
         items = negative_items(s, c)
     else:
         items = positive_items(s, c, team_cards, opp_cards, sides[0])
@@ -230,6 +232,25 @@ def _open_item(s: SlovenianState, c: Contract, item: str) -> bool:
     if c.id in d.COLOUR_GAMES:
         return item == d.KINGS
     return item != d.KING_ULTIMO or bool(s.called)
+
+
+def conceded(s: SlovenianState, c: Contract) -> bool:
+    """A Rufer or Besserrufer that ended before a card was played: conceded."""
+    return c.id in d.CONCEDABLE and not s.tricks and any(s.hands)
+
+
+def conceded_items(s: SlovenianState, c: Contract) -> list[Item]:
+    """A conceded game is lost 1 against 3, without kontra: the game, and in a Besserrufer
+    the announced value of the bird it was bid on (the lowest bird the declarer holds)."""
+    assert s.declarer is not None
+    items = [Item(_label(d.GAME, "lost", 0), -c.value)]
+    if c.id == d.BESSERRUFER:
+        hand = s.hands[s.declarer]
+        bird = next((b for b, card in d.BIRD_CARDS.items() if card in hand), None)
+        if bird is not None:
+            value = d.BONUS_VALUES[bird][2]
+            items.append(Item(_label(bird, "announced, lost", 0), -value))
+    return items
 
 
 def negative_items(s: SlovenianState, c: Contract) -> list[Item]:

@@ -71,6 +71,8 @@ class SlovenianFamily(
 
     phases = Phase
     family: ClassVar[Family]
+    # Contracts whose declarer's hand lies face up once the first trick is over.
+    open_hand_contracts: ClassVar[frozenset[str]] = frozenset({"open_beggar"})
 
     def __init__(self) -> None:
         f = self.family

@@ -46,7 +46,12 @@ def public_cards(variant: Slovenian, s: SlovenianState, seat: int | None) -> lis
     if s.gifts:
         groups.append(PublicCards("talon cards given", s.gifts))
     c = variant.contract_table[s.contract] if s.contract >= 0 else None
-    if c is not None and c.id == "open_beggar" and s.tricks and s.declarer is not None:
+    if (
+        c is not None
+        and c.id in variant.open_hand_contracts
+        and s.tricks
+        and s.declarer is not None
+    ):
         groups.append(PublicCards("declarer's hand", s.hands[s.declarer], s.declarer))
     return groups
 

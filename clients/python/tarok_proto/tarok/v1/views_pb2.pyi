@@ -402,7 +402,7 @@ class TableView(_message.Message):
     deal_commitment: _builtins.bytes
     """The commitment of the current deal (HandDealt.commitment); empty before the first deal."""
     locale: _builtins.str
-    """The locale the labels are rendered in ("en", "sl", "cs", "de", "it")."""
+    """The locale the labels are rendered in ("en", "sl", "cs", "de", "it", "fr")."""
     display_name: _builtins.str
     """The table's name in the lobby."""
     rematch_of: _builtins.str

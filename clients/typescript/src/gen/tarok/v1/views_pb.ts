@@ -462,7 +462,7 @@ export type TableView = Message<"tarok.v1.TableView"> & {
   serverTime?: Timestamp | undefined;
 
   /**
-   * The locale the labels are rendered in ("en", "sl", "cs", "de", "it").
+   * The locale the labels are rendered in ("en", "sl", "cs", "de", "it", "fr").
    *
    * @generated from field: string locale = 20;
    */
