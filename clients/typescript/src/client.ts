@@ -32,7 +32,7 @@ import type { TablePlayed } from "./gen/tarok/v1/matches_pb.js";
 import { PlayerService } from "./gen/tarok/v1/player_service_pb.js";
 import type { MyTable, Player, Session } from "./gen/tarok/v1/player_service_pb.js";
 import { sessionExpiry, withBearer } from "./players.js";
-import type { Bearer, FindMatchOptions } from "./players.js";
+import type { Bearer, FindMatchOptions, StoredSession } from "./players.js";
 import type { VariantInfo } from "./gen/tarok/v1/variants_pb.js";
 import { TableStatus } from "./gen/tarok/v1/views_pb.js";
 import type { TableView } from "./gen/tarok/v1/views_pb.js";
@@ -188,6 +188,17 @@ export class TarokClient {
       refreshExpires: expires.refresh,
     };
     this.options.onSession?.(session);
+  }
+
+  /** Go on with a session kept from before (e.g. across a page reload): its token while it
+   * lasts, then its refresh token. */
+  resume(stored: StoredSession): void {
+    this.current = {
+      token: stored.sessionToken,
+      expires: stored.sessionExpires,
+      refresh: stored.refreshToken,
+      refreshExpires: stored.refreshExpires,
+    };
   }
 
   /** Sign out of this client's session (the tokens expire on their own). */
