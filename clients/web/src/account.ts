@@ -81,7 +81,7 @@ export async function startAccount(): Promise<string> {
 
 /** Sign in as this device's guest (the same player on every later visit). */
 export async function signInAsGuest(name = ""): Promise<StoredSession | undefined> {
-  const wanted = name || localStorage.getItem(NAME_KEY) || "";
+  const wanted = name || localStorage.getItem(NAME_KEY) || t("guest_name");
   await client.signInGuest(deviceSecret(), wanted.slice(0, 40), document.documentElement.lang);
   changed();
   return account();
