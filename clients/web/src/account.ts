@@ -125,15 +125,19 @@ export function accountBar(): HTMLElement {
         h("a", { href: "#/games", "data-testid": "my-games" }, t("my_games")),
         " ",
         h("button", { type: "button", class: "link", "data-testid": "sign-out", onclick: signOut }, t("sign_out")),
+        // a guest signing in with a provider links the account and keeps its games
+        me.guest ? providerButtons() : null,
         status);
       return;
     }
     fill(bar,
       h("button", { type: "button", "data-testid": "sign-in-guest", onclick: () => void signIn() }, t("sign_in_guest")),
-      known.map((p) => h("button", { type: "button", "data-provider": p.name, onclick: () => void provider(p) },
-        t("sign_in_with", { provider: p.name }))),
+      providerButtons(),
       status);
   };
+  const providerButtons = (): HTMLElement[] =>
+    known.map((p) => h("button", { type: "button", "data-provider": p.name, onclick: () => void provider(p) },
+      t("sign_in_with", { provider: p.name })));
   const signIn = async (): Promise<void> => {
     try {
       await signInAsGuest();

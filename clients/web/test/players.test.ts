@@ -4,7 +4,8 @@
 // and in again; the pages in Slovenian keep no English. Screenshots go to test-artifacts/
 // (TAROK_WEB_SCREENSHOTS=<dir> for the docs).
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -162,5 +163,91 @@ describe("players in Chromium: sign-in, Play now, My games", { skip }, () => {
     // "Guest" is the player's name (chosen when the English page created it), not a word
     assert.deepEqual((await englishLeft(sl, "sl")).filter((text) => !/\bGuest\b/.test(text)), [], "My games in Slovenian");
     await sl.close();
+  });
+});
+
+/** The local provider of test/idp.py (its issuer URL) and how to stop it. */
+async function startProvider(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(join(ROOT, ".venv", "bin", "python"), [join(ROOT, "clients", "web", "test", "idp.py")],
+    { stdio: ["pipe", "pipe", "pipe"] });
+  let output = "";
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the provider did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const found = /issuer (\S+)/.exec(output);
+      if (found?.[1] === undefined) return;
+      clearTimeout(timer);
+      resolveUrl(found[1]);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+    child.on("exit", (code) => reject(new Error(`the provider exited with ${String(code)}:\n${output}`)));
+  });
+  return { url, stop: () => child.stdin.end() };
+}
+
+describe("sign in with an identity provider in Chromium (authorization code with PKCE)", { skip }, () => {
+  const home = new ServerHome();
+  const profile = mkdtempSync(join(tmpdir(), "tarok-chromium-oidc-"));
+  const site = mkdtempSync(join(tmpdir(), "tarok-web-oidc-"));
+  let provider: { url: string; stop: () => void };
+  let server: Server;
+  let context: BrowserContext;
+
+  before(async () => {
+    provider = await startProvider();
+    // the page as an operator would serve it: the built table plus tarok-web.json
+    cpSync(join(ROOT, "clients", "web", "dist"), site, { recursive: true });
+    writeFileSync(join(site, "tarok-web.json"), JSON.stringify({
+      identityProviders: [{ name: "Test ID", issuer: provider.url, clientId: "tarok-web" }],
+    }));
+    server = await home.start(0, 0,
+      ["--static-dir", site, "--oidc-issuer", provider.url, "--oidc-audience", "tarok-web"]);
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM, headless: true, args: FLAGS, locale: "en-US", viewport: { width: 1100, height: 900 },
+    });
+  });
+
+  after(async () => {
+    await context?.close();
+    await server?.stop();
+    provider?.stop();
+    home.remove();
+    rmSync(profile, { recursive: true, force: true });
+    rmSync(site, { recursive: true, force: true });
+  });
+
+  test("a guest signs in with the provider and keeps its player; signing in again from scratch is the same player", async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.httpUrl}/`);
+    await page.getByTestId("sign-in-guest").click();
+    await page.getByTestId("signed-in-as").waitFor({ timeout: 30_000 });
+    const stored = (): Promise<{ playerId?: string; guest?: boolean; displayName?: string }> =>
+      page.evaluate(() => JSON.parse(localStorage.getItem("tarok.session") ?? "{}") as { playerId?: string });
+    const guest = await stored();
+    assert.equal(guest.guest, true);
+
+    // to the provider and back: the code traded with the PKCE verifier, the account linked
+    await page.locator('[data-provider="Test ID"]').click();
+    await page.waitForFunction(() => {
+      const s = JSON.parse(localStorage.getItem("tarok.session") ?? "{}") as { guest?: boolean };
+      return s.guest === false;
+    }, undefined, { timeout: 60_000 });
+    await page.getByTestId("signed-in-as").waitFor({ timeout: 30_000 });
+    const linked = await stored();
+    assert.equal(linked.playerId, guest.playerId, "the guest's player, now with the provider's account");
+    assert.equal(new URL(page.url()).search, "", "the code and state leave the address bar");
+    const stats = await (await fetch(`${provider.url}/stats`)).json() as Record<string, number>;
+    assert.deepEqual(stats, { authorized: 1, exchanged: 1, refused: 0 });
+
+    // signed out, then in with the provider alone: the same player again
+    await page.getByTestId("sign-out").click();
+    await page.locator('[data-provider="Test ID"]').click();
+    await page.getByTestId("signed-in-as").waitFor({ timeout: 60_000 });
+    assert.equal((await stored()).playerId, guest.playerId);
+    assert.equal((await stored()).displayName, "Guest", "the player keeps its name");
+    await page.getByTestId("play-now").waitFor({ timeout: 30_000 });
+    await page.close();
   });
 });
