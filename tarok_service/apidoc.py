@@ -61,12 +61,16 @@ METHOD_SAMPLES: dict[str, dict[str, object]] = {
     "SignInGuest": {"display_name": "Ana"},
     "CreateApiToken": {"name": "my-bot"},
     "ListAuditEvents": {"page_size": 10},
+    "FindMatch": {"bots_after": "1s"},
+    "ListHistory": {"page_size": 10},
+    "ListLeaderboard": {"page_size": 10},
 }
 
 # Methods whose example signs in: `authorization: Bearer $SESSION` (docs/identity.md).
 _SIGNED_IN = "`SESSION`: the `session.sessionToken` that PlayerService.SignInGuest answered."
 SIGNED_IN = frozenset(
     {"GetMe", "LinkIdentity", "CreateApiToken", "ListApiTokens", "RevokeApiToken", "ListMyTables"}
+    | {"FindMatch", "ListHistory", "GetProfile", "OpenPlayedTable"}
 )
 
 # Where an example's variables come from (by method; the rest need none).
@@ -114,6 +118,12 @@ NOTES: dict[str, str] = {
     "SuspendPlayer": "`OPERATOR_KEY`: the server's operator key (`--operator-key`); `PLAYER`: "
     "a `player.playerId`.",
     "ListAuditEvents": "`OPERATOR_KEY`: the server's operator key (`--operator-key`).",
+    "FindMatch": _SIGNED_IN + " A stream: progress reports (`waiting`), then the seat (`found`: "
+    "table id and seat token); Ctrl-C leaves the queue (docs/players.md).",
+    "ListHistory": _SIGNED_IN,
+    "GetProfile": _SIGNED_IN,
+    "OpenPlayedTable": _SIGNED_IN + " `TABLE`: a finished table in the player's history "
+    "(ListHistory: `tables[].tableId`).",
 }
 
 # Paths inside descriptors (see descriptor.proto): file.message_type=4, enum_type=5,

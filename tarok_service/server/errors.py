@@ -59,6 +59,7 @@ UNKNOWN_METHOD = "UNKNOWN_METHOD"  # no such RPC method
 REQUEST_STALLED = "REQUEST_STALLED"  # a request body that stopped arriving
 NO_MATCH = "NO_MATCH"  # FindMatch: nobody to play with within the wait (docs/players.md)
 NOT_YOUR_TABLE = "NOT_YOUR_TABLE"  # a finished table that is not in the caller's history
+SERVER_STOPPING = "SERVER_STOPPING"  # a stream ended by the server's shutdown: call again
 
 
 # Tournaments, rematches (kept here with every other reason: errors are mapped in one place)

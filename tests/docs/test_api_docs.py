@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 from tarok_client.sdk import FINISHED, Client, Seat
+from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service import apidoc
 from tarok_service.engine import moves
 from tarok_service.server import errors
 from tarok_service.server.config import OidcIssuer
+from tarok_service.server.main import running
 from tarok_service.server.tournaments import log as tournament_log
 from tarok_service.server.usecases import rematch
 
@@ -66,6 +68,7 @@ def test_every_documented_reason_is_a_reason_the_server_uses() -> None:
         "PERMISSION_DENIED",
         "RESOURCE_EXHAUSTED",
         "UNAVAILABLE",
+        "DEADLINE_EXCEEDED",  # FindMatch: NO_MATCH
     }
     rows = re.findall(r"^\| `(\w+)` \| `(\w+)` \|", apidoc.render(), re.MULTILINE)
     assert len(rows) > 20
@@ -220,8 +223,29 @@ def test_every_example_runs_against_a_server(server: ServerThread, issuer: Issue
     ]
     assert ex.run("PlayerService.RevokeApiToken") == {}
     assert ex.run("PlayerService.ListMyTables").get("tables", []) == []
+    _players_games(ex, server, player)
     assert ex.run("PlayerService.SuspendPlayer")["player"]["suspended"] is True
     audit = ex.run("PlayerService.ListAuditEvents")["events"]
     assert [(a["action"], a["playerId"]) for a in audit] == [("suspend", player)]
 
     assert ex.ran == set(ex.commands), set(ex.commands) - ex.ran
+
+
+def _players_games(ex: Examples, server: ServerThread, player: str) -> None:
+    """MatchService's examples, signed in as the docs' guest: a match found, a finished
+    table in its history (its seat handed to a bot), its log opened, the leaderboard."""
+    assert "waiting" in ex.first("MatchService.FindMatch")  # then Ctrl-C: it leaves the queue
+    signed = (("authorization", f"Bearer {ex.variables['SESSION']}"),)
+    bots = [svc.BotSeat(seat=s, bot="random") for s in (1, 2, 3)]
+    request = svc.CreateTableRequest(variant="slovenian", players=4, rated=True, bots=bots)
+    table = server.stub.CreateTable(request).table_id
+    seat = server.stub.JoinTable(svc.JoinTableRequest(table_id=table), metadata=signed).token
+    server.stub.HandSeatToBot(svc.HandSeatToBotRequest(token=seat, bot="random"))
+    history, store = f"history.{player}", running(server.server).app.ctx.store
+    assert server.run(store.wait_for_change(history, 0, 60.0), timeout=90) == 1
+    ex.variables["TABLE"] = table
+    assert [t["tableId"] for t in ex.run("MatchService.ListHistory")["tables"]] == [table]
+    assert ex.run("MatchService.GetProfile")["tables"] == 1
+    assert ex.run("MatchService.OpenPlayedTable")["token"]
+    board = ex.run("MatchService.ListLeaderboard")["entries"]
+    assert [e["playerId"] for e in board] == [player]  # the bots are not rated

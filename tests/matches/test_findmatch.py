@@ -14,8 +14,9 @@ from tarok_proto.tarok.v1 import matches_pb2 as mt
 from tarok_service.server.main import running
 from tarok_service.server.matches import logs
 
+from ..browser_protocols.harness import HttpStub
 from ..service.harness import PLAYING, ServerThread, expect_error, hang_up, view
-from .helpers import Metadata, matches, sign_in
+from .helpers import Metadata, bearer, matches, sign_in
 
 
 def seconds(value: float) -> Duration:
@@ -114,3 +115,29 @@ def test_one_player_in_the_queue_twice_is_not_matched_with_itself(server: Server
     for outcome in outcomes:
         assert isinstance(outcome, grpc.RpcError), outcome
         assert outcome.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+def test_find_match_over_the_http_port(server: ServerThread) -> None:
+    _, md = sign_in(server.channel, "browser")
+    port = running(server.server).http
+    assert port is not None
+    stub = HttpStub(
+        f"http://127.0.0.1:{port.port}",
+        "connect-json",
+        "tarok.v1.MatchService",
+        {"authorization": f"Bearer {bearer(md)}"},
+    )
+    bad = ms.FindMatchRequest(variant="slovenian", players=7)
+    expect_error(
+        lambda: list(stub.FindMatch(bad, timeout=30)),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "BAD_PLAYER_COUNT",
+        field="players",
+    )
+    request = ms.FindMatchRequest(
+        variant="french_tarot", players=4, bots_after=seconds(0.2), name="browser"
+    )
+    replies = list(stub.FindMatch(request, timeout=120))
+    assert replies[-1].HasField("found")
+    table = view(server.stub, replies[-1].found.token)
+    assert [bool(s.bot) for s in table.seats].count(True) == 3

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tarok_proto.tarok.v1 import matches_pb2 as mt
 
-from tarok_service.server.matches.queue import Queue, window
+from tarok_service.server.matches.queue import LEASE, Queue, window
 
 
 def ticket(
@@ -79,3 +79,13 @@ def test_closed_made_and_lapsed_tickets_do_not_wait() -> None:
     assert [t.ticket_id for t in q.waiting(1.0)] == ["c", "d"]
     assert q.made["b"] == ("t", 0) and q.tables["t"].tickets[0] == "b"
     assert q.waiting(601.0) == []
+
+
+def test_a_ticket_its_stream_stops_renewing_lapses_after_the_lease() -> None:
+    q = queue(ticket("a", "p1"), ticket("b", "p2"))
+    assert ids(q.group(2, LEASE - 1)) == ["a", "b"]
+    assert q.group(2, LEASE) is None  # neither stream renewed: a server that died
+    q.apply(mt.MatchTicketRenewed(ticket_id="a", until=LEASE * 2))
+    q.apply(mt.MatchTicketRenewed(ticket_id="b", until=LEASE * 2))
+    assert ids(q.group(2, LEASE + 1)) == ["a", "b"]
+    assert q.next_change(LEASE + 1) == LEASE * 2

@@ -12,6 +12,8 @@ from tarok_proto.tarok.v1 import match_service_pb2 as ms
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service.competition import FIRST_RATING, GameRecord, rate
+from tarok_service.server.main import running
+from tarok_service.server.matches import logs
 from tarok_service.server.matches.ratings import outcome
 from tarok_service.server.model import commands
 from tarok_service.server.model.fold import fold
@@ -100,6 +102,24 @@ def test_the_history_carries_each_players_seat_placing_and_rating_change(
         assert (profile.player_id, profile.tables) == (pid, 1)
         [row] = profile.variants
         assert (row.variant, row.players, row.tables, row.rating) == ("slovenian", 3, 1, after[pid])
+
+
+def test_a_closed_table_is_rated_and_recorded_once(server: ServerThread) -> None:
+    table_id, _, tokens, signed = _rated_table(server, 3)
+    play_out(server.stub, tokens, seed=4)
+    ctx = running(server.server).app.ctx
+    ratings = logs.ratings_log("slovenian", 3)
+    before = server.run(ctx.store.version(ratings))
+    table = server.run(ctx.cache.load(table_id))
+
+    async def closed_again() -> None:  # the hook again (a retry): nothing more is written
+        await ctx.table_closed(table)
+
+    server.run(closed_again())
+    assert server.run(ctx.store.version(ratings)) == before
+    for md in signed:
+        history = matches(server).ListHistory(ms.ListHistoryRequest(), metadata=md)
+        assert [t.table_id for t in history.tables] == [table_id]
 
 
 def test_an_anonymous_caller_cannot_sit_at_a_rated_table(server: ServerThread) -> None:

@@ -1,5 +1,6 @@
-"""Two `tarok serve` processes on one SQLite file: two callers of FindMatch, one on each
-process, are seated at the same table (the queue is in the store, not in a process)."""
+"""Two `tarok serve` processes on one store (a SQLite file; PostgreSQL when reachable): two
+callers of FindMatch, one on each process, are seated at the same table (the queue is in the
+store, not in a process)."""
 
 from __future__ import annotations
 
@@ -41,9 +42,12 @@ def start(store: str) -> tuple[subprocess.Popen[str], str]:
     return proc, f"127.0.0.1:{found.group(1)}"
 
 
-@pytest.fixture
-def channels(tmp_path: Path) -> Iterator[list[grpc.Channel]]:
-    store = f"sqlite:///{tmp_path / 'shared.db'}"
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def channels(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[grpc.Channel]]:
+    if request.param == "postgres":
+        store = request.getfixturevalue("postgres_dsn")
+    else:
+        store = f"sqlite:///{tmp_path / 'shared.db'}"
     procs, out = [], []
     try:
         for _ in range(2):
@@ -62,9 +66,12 @@ def channels(tmp_path: Path) -> Iterator[list[grpc.Channel]]:
 def test_two_callers_on_two_replicas_sit_at_one_table(channels: list[grpc.Channel]) -> None:
     a, b = channels
     signed = [sign_in(a, "ana")[1], sign_in(b, "bor")[1]]
-    wait = Duration()
+    wait, most = Duration(), Duration()
     wait.FromSeconds(4)  # the two tickets meet long before; then bots fill the other seats
-    request = ms.FindMatchRequest(variant="slovenian", players=4, bots_after=wait, name="p")
+    most.FromSeconds(60)
+    request = ms.FindMatchRequest(
+        variant="slovenian", players=4, bots_after=wait, max_wait=most, name="p"
+    )
     stubs = [ms_grpc.MatchServiceStub(c) for c in channels]
     seats = find_together(stubs, request, signed)
     assert all(isinstance(s, ms.MatchFound) for s in seats), seats

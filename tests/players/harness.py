@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import grpc
 from tarok_proto.tarok.v1 import player_service_pb2 as ps
 from tarok_proto.tarok.v1 import player_service_pb2_grpc as ps_grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
@@ -18,7 +19,9 @@ from ..service.harness import ServerThread
 
 PLAYERS = "tarok.v1.PlayerService"
 TAROK = "tarok.v1.TarokService"
-PORTS = ("grpc", "connect-json", "grpc-web")
+# the gRPC port; the HTTP port spoken Connect (JSON), gRPC-Web and native gRPC
+PORTS = ("grpc", "connect-json", "grpc-web", "grpc-http")
+_HTTP_CHANNELS: dict[int, grpc.Channel] = {}
 
 
 class BearerStub:
@@ -48,15 +51,26 @@ def http_url(server: ServerThread) -> str:
 def stub(server: ServerThread, port: str, service: str, token: str | None = None) -> Any:
     """A stub of `service` ("tarok.v1.PlayerService", ...) on `port` ("grpc" or a browser
     protocol of the HTTP port), sending `token` as bearer when given."""
-    if port == "grpc":
+    if port in ("grpc", "grpc-http"):
+        channel = server.channel if port == "grpc" else http_channel(server)
         inner: Any = (
-            ps_grpc.PlayerServiceStub(server.channel)
+            ps_grpc.PlayerServiceStub(channel)
             if service == PLAYERS
-            else svc_grpc.TarokServiceStub(server.channel)
+            else svc_grpc.TarokServiceStub(channel)
         )
         return BearerStub(inner, token)
     headers = {"authorization": f"Bearer {token}"} if token is not None else None
     return HttpStub(http_url(server), port, service, headers)
+
+
+def http_channel(server: ServerThread) -> grpc.Channel:
+    """A gRPC channel to the server's HTTP port (one per server, closed with the process)."""
+    http = running(server.server).http
+    assert http is not None
+    known = _HTTP_CHANNELS.get(http.port)
+    if known is None:
+        known = _HTTP_CHANNELS[http.port] = grpc.insecure_channel(f"127.0.0.1:{http.port}")
+    return known
 
 
 def device_secret() -> str:

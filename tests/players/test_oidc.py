@@ -17,7 +17,7 @@ from tarok_service.server.config import OidcIssuer
 
 from ..service.harness import ServerThread, config, create, expect_error
 from .harness import PLAYERS, PORTS, TAROK, guest, stub
-from .issuer import AUDIENCE, Issuer, forged, tampered
+from .issuer import AUDIENCE, Issuer, forged, new_key, tampered
 
 UNAUTH = grpc.StatusCode.UNAUTHENTICATED
 
@@ -88,7 +88,7 @@ def bad_tokens(issuer: Issuer) -> list[tuple[str, str, str]]:
     key = issuer.published[0]
     now = int(time.time())
     good = issuer.token("mallory", key)
-    stranger = Issuer().key("RS256")  # never published by anyone
+    stranger = new_key("RS256", "never-published")
     other_issuer = issuer.claims("mallory", iss="http://127.0.0.1:1/other")
     return [
         ("expired", issuer.token("mallory", key, exp=now - 300, nbf=now - 900), "TOKEN_EXPIRED"),
@@ -169,3 +169,12 @@ def test_a_guest_links_an_account_and_keeps_its_player(
         grpc.StatusCode.FAILED_PRECONDITION,
         "IDENTITY_TAKEN",
     )
+
+
+def test_a_provider_name_the_server_would_not_take_is_not_an_error(
+    server: ServerThread, issuer: Issuer
+) -> None:
+    odd = me(server, "grpc", issuer.token("odd-name", name="line\nbreak"))
+    assert odd.display_name == "Player"
+    named = me(server, "grpc", issuer.token("named", name="  Ana Novak  "))
+    assert named.display_name == "Ana Novak"

@@ -11,9 +11,11 @@ import grpc
 import pytest
 from tarok_proto.tarok.v1 import player_service_pb2 as ps
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
+from tarok_proto.tarok.v1 import tournament_service_pb2 as ts
+from tarok_proto.tarok.v1 import tournament_service_pb2_grpc as ts_grpc
 
 from ..service.harness import FINISHED, PLAYING, ServerThread, choose, config, create, expect_error
-from .harness import PLAYERS, PORTS, TAROK, guest, stub
+from .harness import PLAYERS, PORTS, TAROK, BearerStub, guest, stub
 
 UNAUTH = grpc.StatusCode.UNAUTHENTICATED
 OPERATOR_KEY = "op-key-1"
@@ -67,14 +69,28 @@ def test_api_token_scopes_and_bad_api_tokens(server: ServerThread) -> None:
     only_tournaments = account.CreateApiToken(
         ps.CreateApiTokenRequest(name="t", scopes=["tournaments"])
     ).token
+    play_only = account.CreateApiToken(ps.CreateApiTokenRequest(name="p")).token
     table_id = create(server.stub)
-    expect_error(
+    for call in (
         lambda: stub(server, "grpc", TAROK, only_tournaments).JoinTable(
             svc.JoinTableRequest(table_id=table_id)
         ),
-        grpc.StatusCode.PERMISSION_DENIED,
-        "SCOPE_DENIED",
+        lambda: stub(server, "grpc", TAROK, only_tournaments).Ping(svc.PingRequest()),
+        lambda: BearerStub(ts_grpc.TournamentServiceStub(server.channel), play_only).GetTournament(
+            ts.GetTournamentRequest(tournament_id="nope")
+        ),
+    ):
+        expect_error(call, grpc.StatusCode.PERMISSION_DENIED, "SCOPE_DENIED")
+    # each token is fine where its scope is, and for its own player
+    stub(server, "grpc", TAROK, play_only).Ping(svc.PingRequest())
+    expect_error(
+        lambda: BearerStub(
+            ts_grpc.TournamentServiceStub(server.channel), only_tournaments
+        ).GetTournament(ts.GetTournamentRequest(tournament_id="nope")),
+        grpc.StatusCode.NOT_FOUND,
+        "TOURNAMENT_NOT_FOUND",
     )
+    assert stub(server, "grpc", PLAYERS, only_tournaments).GetMe(ps.GetMeRequest()).player
     expect_error(
         lambda: account.CreateApiToken(ps.CreateApiTokenRequest(scopes=["admin"])),
         grpc.StatusCode.INVALID_ARGUMENT,
@@ -106,12 +122,8 @@ def test_sessions_refresh_and_are_not_interchangeable(server: ServerThread, port
     ).session
     assert refreshed.player.player_id == session.player.player_id
     assert refreshed.session_expires.seconds >= session.session_expires.seconds
-    assert (
-        (refreshed.refresh_token
-        and refreshed.session_token != session.session_token)
-        or (
-            refreshed.session_expires == session.session_expires  # issued in the same second
-        )
+    assert (refreshed.refresh_token and refreshed.session_token != session.session_token) or (
+        refreshed.session_expires == session.session_expires  # issued in the same second
     )
     # a refresh token is no bearer token, a session token no refresh token
     expect_error(
@@ -256,6 +268,15 @@ def test_operator_calls_need_the_operator_key(server: ServerThread, port: str) -
         grpc.StatusCode.NOT_FOUND,
         "PLAYER_NOT_FOUND",
     )
+    # suspended: its session refused on this port too, lifted: accepted again
+    victim = guest(server, port)
+    suspend = ps.SuspendPlayerRequest(operator_key=OPERATOR_KEY, player_id=victim.player.player_id)
+    players.SuspendPlayer(suspend)
+    tarok = stub(server, port, TAROK, victim.session_token)
+    expect_error(lambda: tarok.Ping(svc.PingRequest()), UNAUTH, "PLAYER_SUSPENDED")
+    suspend.reinstate = True
+    players.SuspendPlayer(suspend)
+    tarok.Ping(svc.PingRequest())
     # a player's session does not make it an operator
     session = guest(server, port).session_token
     expect_error(
@@ -265,3 +286,45 @@ def test_operator_calls_need_the_operator_key(server: ServerThread, port: str) -
         UNAUTH,
         "OPERATOR_KEY_REQUIRED",
     )
+
+
+@pytest.mark.postgres
+def test_suspension_and_revocation_across_replicas_on_postgresql(postgres_dsn: str) -> None:
+    a = ServerThread(config(store_url=postgres_dsn, operator_key=OPERATOR_KEY))
+    b = ServerThread(config(store_url=postgres_dsn, operator_key=OPERATOR_KEY))
+    try:
+        session = guest(a)
+        pid = session.player.player_id
+        account = stub(a, "grpc", PLAYERS, session.session_token)
+        made = account.CreateApiToken(ps.CreateApiTokenRequest(name="bot"))
+        assert stub(b, "grpc", PLAYERS, made.token).GetMe(ps.GetMeRequest()).player.player_id == (
+            pid
+        )
+        account.RevokeApiToken(ps.RevokeApiTokenRequest(token_id=made.info.token_id))
+        expect_error(
+            lambda: stub(b, "grpc", TAROK, made.token).Ping(svc.PingRequest()),
+            UNAUTH,
+            "TOKEN_REVOKED",
+        )
+        on_b = stub(b, "grpc", TAROK, session.session_token)
+        on_b.Ping(svc.PingRequest())
+        stub(a, "grpc", PLAYERS).SuspendPlayer(
+            ps.SuspendPlayerRequest(operator_key=OPERATOR_KEY, player_id=pid)
+        )
+        expect_error(lambda: on_b.Ping(svc.PingRequest()), UNAUTH, "PLAYER_SUSPENDED")
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_player_holds_a_bounded_number_of_live_api_tokens(server: ServerThread) -> None:
+    account = stub(server, "grpc", PLAYERS, guest(server).session_token)
+    limit = server.config.max_api_tokens
+    made = [account.CreateApiToken(ps.CreateApiTokenRequest(name=f"t{i}")) for i in range(limit)]
+    expect_error(
+        lambda: account.CreateApiToken(ps.CreateApiTokenRequest(name="one more")),
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        "TOO_MANY_TOKENS",
+    )
+    account.RevokeApiToken(ps.RevokeApiTokenRequest(token_id=made[0].info.token_id))
+    assert account.CreateApiToken(ps.CreateApiTokenRequest(name="instead")).token

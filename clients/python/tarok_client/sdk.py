@@ -67,8 +67,10 @@ class _Calls:
         self.timeout = timeout
         self.client = client
 
-    def __call__(self, method: str, request: Any) -> Any:
-        metadata = self.client.metadata() if self.client is not None else ()
+    def __call__(self, method: str, request: Any, signed: bool = True) -> Any:
+        """`signed`: with the client's bearer token (sign-ins go without: an expired session
+        in the header would fail even the RefreshSession that replaces it)."""
+        metadata = self.client.metadata() if self.client is not None and signed else ()
         try:
             return getattr(self.stub, method)(request, timeout=self.timeout, metadata=metadata)
         except grpc.RpcError as error:
@@ -100,13 +102,13 @@ class Client:
         """Sign in as the guest `device_secret` names (created on first use); the session's
         token is this client's bearer token from now on."""
         request = ps.SignInGuestRequest(device_secret=device_secret, display_name=display_name)
-        response: ps.SignInGuestResponse = self.players("SignInGuest", request)
+        response: ps.SignInGuestResponse = self.players("SignInGuest", request, signed=False)
         return self._use(response.session)
 
     def sign_in(self, id_token: str, display_name: str = "") -> ps.Session:
         """Sign in with an identity provider's token; its session becomes the bearer."""
         request = ps.SignInRequest(id_token=id_token, display_name=display_name)
-        response: ps.SignInResponse = self.players("SignIn", request)
+        response: ps.SignInResponse = self.players("SignIn", request, signed=False)
         return self._use(response.session)
 
     def refresh(self) -> ps.Session:
@@ -114,7 +116,7 @@ class Client:
         if self.session is None:
             raise ValueError("sign in first")
         request = ps.RefreshSessionRequest(refresh_token=self.session.refresh_token)
-        response: ps.RefreshSessionResponse = self.players("RefreshSession", request)
+        response: ps.RefreshSessionResponse = self.players("RefreshSession", request, signed=False)
         return self._use(response.session)
 
     def _use(self, session: ps.Session) -> ps.Session:

@@ -15,7 +15,6 @@ from ..usecases.limits import check_id
 from . import find, history, leaderboard
 from .ratings import RatingBook
 
-
 NameOf = Callable[[str], Awaitable[str]]  # a player id -> the player's display name ("": none)
 
 

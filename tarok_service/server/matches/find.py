@@ -32,7 +32,7 @@ from ..usecases.derived import ID_BYTES
 from ..usecases.limits import check_name
 from ..usecases.write import Append, Decision, Done, always, save, save_once
 from . import logs
-from .queue import Queue, window
+from .queue import LEASE, Queue, window
 from .ratings import RatingBook
 
 DEFAULT_WAIT = 300.0
@@ -41,6 +41,7 @@ MAX_WINDOW = 1000.0  # rating points (ordinals run from about -25 to 60)
 MAX_WIDEN = 100.0  # rating points per second
 LOOK_AGAIN = 1.0  # seconds between looks without news (another process's SQLite writes)
 REPORT_EVERY = 5.0  # seconds between progress reports while nothing changes
+RENEW_EVERY = LEASE / 3  # seconds between a waiting stream's renewals of its ticket
 APPEND_RETRIES = 32
 BUSY = "the matchmaking queue is too busy: try again"
 
@@ -160,7 +161,7 @@ async def _wait(
     ctx = app.ctx
     queue = Queue()
     reported: tuple[int, float] | None = None
-    next_report = 0.0
+    next_report, next_renewal = 0.0, ticket.opened + RENEW_EVERY
     while True:
         await queue.refresh(ctx, log_id)
         now = ctx.clock()
@@ -174,7 +175,14 @@ async def _wait(
                 e.DEADLINE_EXCEEDED, e.NO_MATCH, "nobody to play with within max_wait"
             )
         if ctx.stopping:
-            raise e.ServiceError(e.UNAVAILABLE, e.STORE_UNAVAILABLE, "the server is stopping")
+            raise e.ServiceError(
+                e.UNAVAILABLE, e.SERVER_STOPPING, "the server is stopping: call again"
+            )
+        if now >= next_renewal:
+            renewed = mt.MatchTicketRenewed(ticket_id=ticket.ticket_id, until=now + LEASE)
+            await _append_end(ctx, log_id, renewed)
+            next_renewal = now + RENEW_EVERY
+            continue
         group = queue.group(wanted.players, now)
         if group is not None:
             await make_table(ctx, log_id, queue.version, group, wanted.players)
@@ -183,7 +191,8 @@ async def _wait(
         if state != reported or now >= next_report:
             reported, next_report = state, now + REPORT_EVERY
             yield ms.FindMatchResponse(waiting=_progress(ticket, now, *state))
-        pause = min(LOOK_AGAIN, max(0.01, queue.next_change(now) - now), next_report - now)
+        soonest = min(queue.next_change(now), next_report, next_renewal)
+        pause = min(LOOK_AGAIN, soonest - now)
         await ctx.wait_for_change(log_id, queue.version, max(0.01, pause))
 
 

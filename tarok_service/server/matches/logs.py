@@ -18,7 +18,12 @@ from tarok_proto.tarok.v1 import matches_pb2 as mt
 from ...store import NewEvent, StoredEvent
 
 Body = (
-    mt.TablePlayed | mt.RatingsUpdated | mt.MatchTicketOpened | mt.MatchTicketClosed | mt.MatchMade
+    mt.TablePlayed
+    | mt.RatingsUpdated
+    | mt.MatchTicketOpened
+    | mt.MatchTicketRenewed
+    | mt.MatchTicketClosed
+    | mt.MatchMade
 )
 # Every entry type of these logs, by name: the members of `Body`, listed once.
 CLASSES: dict[str, type[Message]] = {cls.DESCRIPTOR.name: cls for cls in get_args(Body)}

@@ -20,6 +20,8 @@ from tarok_proto.tarok.v1 import matches_pb2 as mt
 from ..usecases.context import Context
 from . import logs
 
+LEASE = 15.0  # seconds a ticket waits without its stream renewing it (MatchTicketRenewed)
+
 
 def window(ticket: mt.MatchTicketOpened, now: float) -> float:
     """How far from the ticket's rating an opponent may be now (inf: anyone)."""
@@ -47,10 +49,14 @@ class Queue:
     closed: set[str] = field(default_factory=set)
     made: dict[str, tuple[str, int]] = field(default_factory=dict)  # ticket -> (table, seat)
     tables: dict[str, mt.MatchMade] = field(default_factory=dict)  # table id -> MatchMade
+    leases: dict[str, float] = field(default_factory=dict)  # ticket -> waits until (renewed)
 
     def apply(self, body: logs.Body) -> None:
         if isinstance(body, mt.MatchTicketOpened):
             self.tickets[body.ticket_id] = body
+            self.leases[body.ticket_id] = body.opened + LEASE
+        elif isinstance(body, mt.MatchTicketRenewed):
+            self.leases[body.ticket_id] = max(self.leases.get(body.ticket_id, 0.0), body.until)
         elif isinstance(body, mt.MatchTicketClosed):
             self.closed.add(body.ticket_id)
         elif isinstance(body, mt.MatchMade):
@@ -66,11 +72,13 @@ class Queue:
             self.version = item.seq
 
     def waiting(self, now: float) -> list[mt.MatchTicketOpened]:
-        """The open tickets, oldest first."""
+        """The open tickets, oldest first (not closed, matched, lapsed or left unrenewed)."""
         return [
             t
             for tid, t in self.tickets.items()
-            if tid not in self.closed and tid not in self.made and t.expires > now
+            if tid not in self.closed
+            and tid not in self.made
+            and min(t.expires, self.leases[tid]) > now
         ]
 
     def group(self, players: int, now: float) -> list[mt.MatchTicketOpened] | None:
@@ -95,7 +103,7 @@ class Queue:
         ticket lapsing, a window widening): a time to look again without news."""
         times = [math.inf]
         for ticket in self.waiting(now):
-            times.append(ticket.expires)
+            times.append(min(ticket.expires, self.leases[ticket.ticket_id]))
             if ticket.bots_after > 0:
                 times.append(ticket.opened + ticket.bots_after)
             if ticket.window > 0 and ticket.widen_per_second > 0:

@@ -25,6 +25,7 @@ from ..usecases.limits import check_name
 from .log import ApiTokenState, Players, PlayerState
 
 PREFIX = "tarok_api_"
+EVER_FACTOR = 50  # tokens a player may make in all (revoked ones included): `limit` times this
 TOKEN_ID_BYTES = 6
 _SHAPE = re.compile(rf"{PREFIX}([0-9a-f]{{18}})_([0-9a-f]{{12}})_([A-Za-z0-9_-]{{43}})")
 
@@ -85,7 +86,7 @@ async def create(
 
     def make(state: PlayerState) -> list[pl.ApiTokenCreated]:
         live = sum(not t.revoked for t in state.tokens.values())
-        if live >= limit:
+        if live >= limit or len(state.tokens) >= limit * EVER_FACTOR:
             raise e.ServiceError(
                 e.RESOURCE_EXHAUSTED,
                 e.TOO_MANY_TOKENS,

@@ -13,14 +13,12 @@ from .. import errors as e
 from ..usecases import identity, mytables
 from ..usecases.context import Context
 from ..usecases.identity import Caller
-from ..usecases.limits import MAX_BEARER, MAX_NAME, check_name, check_text
+from ..usecases.limits import MAX_BEARER, MAX_NAME, check_id, check_name, check_secret, check_text
 from . import apitokens, operators
 from .log import Body, MakeBodies, Players, PlayerState, new_player_id, signin_log
 from .oidc import Identity, Oidc
 from .sessions import Sessions
 
-MIN_DEVICE_SECRET = 22  # 128 bits of base64url
-MAX_DEVICE_SECRET = 128
 MAX_LOCALE = 35
 IDENTITY_CACHE = 10_000
 
@@ -61,7 +59,7 @@ class PlayersApp:
     # -- sign-in --------------------------------------------------------------------------
 
     async def sign_in_guest(self, request: ps.SignInGuestRequest) -> ps.Session:
-        secret = _device_secret(request.device_secret)
+        secret = check_secret(request.device_secret, "device_secret")
         name = check_name(request.display_name, "display_name") or "Guest"
         locale = check_text(request.locale, "locale", MAX_LOCALE)
         key = hashlib.sha256(secret.encode()).hexdigest()
@@ -89,7 +87,7 @@ class PlayersApp:
     # -- the caller's player ----------------------------------------------------------------
 
     async def get_me(self, request: ps.GetMeRequest) -> ps.GetMeResponse:
-        who = identity.signed_in(identity.PLAY)
+        who = identity.signed_in(None)
         return ps.GetMeResponse(player=player_msg(await self.players.get(who.player_id)))
 
     async def list_my_tables(self, request: ps.ListMyTablesRequest) -> ps.ListMyTablesResponse:
@@ -113,12 +111,12 @@ class PlayersApp:
     async def create_api_token(
         self, request: ps.CreateApiTokenRequest
     ) -> ps.CreateApiTokenResponse:
-        owner = identity.signed_in(identity.PLAY)
+        owner = identity.signed_in(None)
         limit = self.ctx.config.max_api_tokens
         return await apitokens.create(self.players, owner, request, limit, self.ctx.clock())
 
     async def list_api_tokens(self, request: ps.ListApiTokensRequest) -> ps.ListApiTokensResponse:
-        owner = identity.signed_in(identity.PLAY)
+        owner = identity.signed_in(None)
         player = await self.players.get(owner.player_id)
         tokens = sorted(player.tokens.values(), key=lambda t: (t.created, t.token_id))
         return ps.ListApiTokensResponse(tokens=[apitokens.token_msg(t) for t in tokens])
@@ -126,8 +124,9 @@ class PlayersApp:
     async def revoke_api_token(
         self, request: ps.RevokeApiTokenRequest
     ) -> ps.RevokeApiTokenResponse:
-        owner = identity.signed_in(identity.PLAY)
-        await apitokens.revoke(self.players, owner, request.token_id, self.ctx.clock())
+        owner = identity.signed_in(None)
+        token_id = check_id("token_id", request.token_id)
+        await apitokens.revoke(self.players, owner, token_id, self.ctx.clock())
         return ps.RevokeApiTokenResponse()
 
     # -- identity providers ------------------------------------------------------------------
@@ -140,7 +139,7 @@ class PlayersApp:
         return await self._signed_in(player_id, created)
 
     async def link_identity(self, request: ps.LinkIdentityRequest) -> ps.LinkIdentityResponse:
-        who = identity.signed_in(identity.PLAY)
+        who = identity.signed_in(None)
         if who.via == "api":
             raise e.ServiceError(
                 e.PERMISSION_DENIED, e.SCOPE_DENIED, "an API token cannot link identities"
@@ -171,7 +170,7 @@ class PlayersApp:
         """The player an identity signs in as, created (with the identity linked) the first
         time: the identity's sign-in key is claimed first, so one identity is one player."""
         player_id, created = await self.players.claim(_identity_log(found), new_player_id())
-        shown = name or check_name(found.name[:MAX_NAME]) or "Player"
+        shown = name or _shown_name(found.name) or "Player"
         await self.players.create(player_id, self._created(player_id, shown, locale, "oidc"))
         await self.players.append(player_id, _linked(found, self.ctx.clock()))
         return player_id, created
@@ -186,6 +185,14 @@ class PlayersApp:
         self, request: ps.ListAuditEventsRequest
     ) -> ps.ListAuditEventsResponse:
         return await operators.list_audit(self.ctx, request)
+
+
+def _shown_name(claimed: str) -> str:
+    """The provider's name for the account, if it is a name this server would take."""
+    try:
+        return check_name(claimed[:MAX_NAME])
+    except e.ServiceError:
+        return ""
 
 
 def _identity_log(found: Identity) -> str:
@@ -217,14 +224,3 @@ def player_msg(player: PlayerState) -> ps.Player:
     for issuer, subject in player.identities:
         out.identities.append(ps.LinkedIdentity(issuer=issuer, subject=subject))
     return out
-
-
-def _device_secret(value: str) -> str:
-    if not MIN_DEVICE_SECRET <= len(value) <= MAX_DEVICE_SECRET:
-        raise e.invalid(
-            "device_secret",
-            f"device_secret is {MIN_DEVICE_SECRET} to {MAX_DEVICE_SECRET} characters",
-        )
-    if not (value.isascii() and value.isprintable()) or " " in value:
-        raise e.invalid("device_secret", "device_secret is printable ASCII without spaces")
-    return value

@@ -15,13 +15,14 @@ and keeps the keys for `jwks_cache_seconds`. A token is accepted when, in this o
    and that `exp`, `iss`, `aud` and `sub` are present.
 
 Everything else is BAD_TOKEN; a fetch that fails is UNAVAILABLE IDP_UNAVAILABLE. Verified
-tokens are remembered by their text until they expire (bounded), so a bearer token is
+tokens are remembered by their SHA-256 until they expire (bounded), so a bearer token is
 checked once per replica; the player's suspension is still read on every call.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 import urllib.request
@@ -100,7 +101,7 @@ class Oidc:
         self.monotonic = monotonic
         self.fetch = fetch
         self.issuers = {i.issuer: IssuerKeys(i) for i in config.oidc_issuers}
-        self._verified: OrderedDict[str, Identity] = OrderedDict()
+        self._verified: OrderedDict[bytes, Identity] = OrderedDict()
 
     @property
     def configured(self) -> bool:
@@ -108,12 +109,13 @@ class Oidc:
 
     async def verify(self, token: str) -> Identity:
         """The identity a token names; UNAUTHENTICATED with its reason otherwise."""
-        known = self._verified.get(token)
+        digest = hashlib.sha256(token.encode()).digest()  # tokens are long: keep 32 bytes
+        known = self._verified.get(digest)
         if known is not None and self.clock() < known.expires + self.skew:
-            self._verified.move_to_end(token)
+            self._verified.move_to_end(digest)
             return known
         found = await self._verify(token)
-        self._verified[token] = found
+        self._verified[digest] = found
         while len(self._verified) > VERIFIED_ENTRIES:
             self._verified.popitem(last=False)
         return found

@@ -34,7 +34,7 @@ from .. import errors as e
 from ..ops.accesslog import ACCESS_LOG
 from ..ops.logconf import request_context
 from ..usecases.context import Context
-from ..usecases.identity import CALLER, Caller
+from ..usecases.identity import CALLER, Caller, check_method
 from ..usecases.limits import log_text
 from .grpc_status import abort
 from .principal import bearer_of
@@ -77,7 +77,9 @@ class Observer:
             token = bearer_of(context.invocation_metadata())
             if token is None:
                 return None
-            return CALLER.set(await self.ctx.authenticate(token))
+            who = await self.ctx.authenticate(token)
+            check_method(who, self.method)
+            return CALLER.set(who)
         except Exception as exc:  # mapped to a status, never UNKNOWN
             await abort(context, exc)
             raise

@@ -23,6 +23,8 @@ PLAY = "play"  # tables: join, rejoin, moves, watch
 TOURNAMENTS = "tournaments"
 SCOPES = (PLAY, TOURNAMENTS)
 ALL_SCOPES = frozenset(SCOPES)
+# The scope a token needs for any call of a service (services not listed: none).
+SERVICE_SCOPES = {"/tarok.v1.TarokService/": PLAY, "/tarok.v1.TournamentService/": TOURNAMENTS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +60,14 @@ def player_id(scope: str = PLAY) -> str | None:
     who = CALLER.get()
     if who is None:
         return None
-    check_scope(who, scope)
+    if scope is not None:
+        check_scope(who, scope)
     return who.player_id
 
 
-def signed_in(scope: str = PLAY) -> Caller:
-    """The signed-in caller; UNAUTHENTICATED SIGN_IN_REQUIRED when anonymous."""
+def signed_in(scope: str | None = PLAY) -> Caller:
+    """The signed-in caller; UNAUTHENTICATED SIGN_IN_REQUIRED when anonymous (and
+    PERMISSION_DENIED SCOPE_DENIED when its token does not allow `scope`; None: any)."""
     who = CALLER.get()
     if who is None:
         raise e.ServiceError(
@@ -71,7 +75,8 @@ def signed_in(scope: str = PLAY) -> Caller:
             e.SIGN_IN_REQUIRED,
             "sign in first: send authorization: Bearer <token> (see docs/identity.md)",
         )
-    check_scope(who, scope)
+    if scope is not None:
+        check_scope(who, scope)
     return who
 
 
@@ -83,6 +88,14 @@ def check_scope(who: Caller, scope: str) -> None:
             f"this token's scopes do not include {scope!r}",
             {"scope": scope},
         )
+
+
+def check_method(who: Caller, method: str) -> None:
+    """PERMISSION_DENIED SCOPE_DENIED when `who`'s token may not call `method` at all (an API
+    token made for tournaments calling TarokService, say)."""
+    for prefix, scope in SERVICE_SCOPES.items():
+        if method.startswith(prefix):
+            check_scope(who, scope)
 
 
 def principal(peer: str) -> str:

@@ -24,6 +24,7 @@ MAX_OPTION_VALUE = 40
 MAX_OPTIONS = 32
 MAX_TOKEN = 512  # characters of a seat, spectator or entrant token
 MAX_BEARER = 8192  # characters of a bearer token (identity provider tokens can be long)
+MIN_SECRET, MAX_SECRET = 22, 128  # a guest's device secret (22: 128 bits of base64url)
 MAX_PAGE_TOKEN = 64
 LOG_TEXT = 128  # characters of client input a log line may carry
 
@@ -73,6 +74,16 @@ def check_text(value: str, field: str, limit: int) -> str:
     if any(unicodedata.category(c)[0] in "CZ" and c != " " for c in text):
         raise e.invalid(field, f"{field} may not hold control characters or line breaks")
     return text
+
+
+def check_secret(value: str, field: str) -> str:
+    """A secret a client chose (a guest's device secret): MIN_SECRET..MAX_SECRET printable
+    ASCII characters without spaces."""
+    if not MIN_SECRET <= len(value) <= MAX_SECRET:
+        raise e.invalid(field, f"{field} is {MIN_SECRET} to {MAX_SECRET} characters")
+    if not _REQUEST_ID.fullmatch(value):
+        raise e.invalid(field, f"{field} is printable ASCII without spaces")
+    return value
 
 
 def check_name(value: str, field: str = "name") -> str:

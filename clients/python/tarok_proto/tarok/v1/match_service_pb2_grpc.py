@@ -78,6 +78,8 @@ class MatchServiceServicer:
         Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
         Error: INVALID_ARGUMENT INVALID_FIELD - a window, wait or name out of range.
         Error: DEADLINE_EXCEEDED NO_MATCH - nobody to play with within `max_wait`.
+        Error: UNAVAILABLE SERVER_STOPPING - the server is stopping (the caller left the queue):
+        call again.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -44,6 +44,8 @@ class MatchServiceStub:
     Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
     Error: INVALID_ARGUMENT INVALID_FIELD - a window, wait or name out of range.
     Error: DEADLINE_EXCEEDED NO_MATCH - nobody to play with within `max_wait`.
+    Error: UNAVAILABLE SERVER_STOPPING - the server is stopping (the caller left the queue):
+    call again.
     """
     ListHistory: _grpc.UnaryUnaryMultiCallable[_match_service_pb2.ListHistoryRequest, _match_service_pb2.ListHistoryResponse]
     """The caller's finished tables, newest first (AIP-158 paging).
@@ -82,6 +84,8 @@ class MatchServiceAsyncStub(MatchServiceStub):
     Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
     Error: INVALID_ARGUMENT INVALID_FIELD - a window, wait or name out of range.
     Error: DEADLINE_EXCEEDED NO_MATCH - nobody to play with within `max_wait`.
+    Error: UNAVAILABLE SERVER_STOPPING - the server is stopping (the caller left the queue):
+    call again.
     """
     ListHistory: _aio.UnaryUnaryMultiCallable[_match_service_pb2.ListHistoryRequest, _match_service_pb2.ListHistoryResponse]  # type: ignore[assignment]
     """The caller's finished tables, newest first (AIP-158 paging).
@@ -123,6 +127,8 @@ class MatchServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
         Error: INVALID_ARGUMENT INVALID_FIELD - a window, wait or name out of range.
         Error: DEADLINE_EXCEEDED NO_MATCH - nobody to play with within `max_wait`.
+        Error: UNAVAILABLE SERVER_STOPPING - the server is stopping (the caller left the queue):
+        call again.
         """
 
     @_abc_1.abstractmethod

@@ -266,6 +266,32 @@ class MatchTicketOpened(_message.Message):
 Global___MatchTicketOpened: _TypeAlias = MatchTicketOpened  # noqa: Y015
 
 @_typing.final
+class MatchTicketRenewed(_message.Message):
+    """The ticket's stream is still there: the ticket waits until `until` (unix seconds) unless
+    renewed again (a ticket whose server stopped lapses on its own).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TICKET_ID_FIELD_NUMBER: _builtins.int
+    UNTIL_FIELD_NUMBER: _builtins.int
+    ticket_id: _builtins.str
+    until: _builtins.float
+    def __init__(
+        self,
+        *,
+        ticket_id: _builtins.str = ...,
+        until: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ticket_id", b"ticket_id", "until", b"until"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MatchTicketRenewed: _TypeAlias = MatchTicketRenewed  # noqa: Y015
+
+@_typing.final
 class MatchTicketClosed(_message.Message):
     """A ticket left its queue unmatched (the stream was cancelled, or it lapsed)."""
 

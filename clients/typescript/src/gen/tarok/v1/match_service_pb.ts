@@ -467,6 +467,8 @@ export const MatchService: GenService<{
    * Error: INVALID_ARGUMENT BAD_PLAYER_COUNT - the rule set has no game for this many players.
    * Error: INVALID_ARGUMENT INVALID_FIELD - a window, wait or name out of range.
    * Error: DEADLINE_EXCEEDED NO_MATCH - nobody to play with within `max_wait`.
+   * Error: UNAVAILABLE SERVER_STOPPING - the server is stopping (the caller left the queue):
+   * call again.
    *
    * @generated from rpc tarok.v1.MatchService.FindMatch
    */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tarok/v1/matches.proto.
  */
 export const file_tarok_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("ChZ0YXJvay92MS9tYXRjaGVzLnByb3RvEgh0YXJvay52MSJdCgtTa2lsbFJhdGluZxIKCgJtdRgBIAEoARINCgVzaWdtYRgCIAEoARIPCgdvcmRpbmFsGAMgASgBEg0KBWdhbWVzGAQgASgFEhMKC3Byb3Zpc2lvbmFsGAUgASgIImgKClBsYXllZFNlYXQSDAoEc2VhdBgBIAEoBRIMCgRuYW1lGAIgASgJEgsKA2JvdBgDIAEoCRIRCglwbGF5ZXJfaWQYBCABKAkSDQoFc2NvcmUYBSABKAUSDwoHcGxhY2luZxgGIAEoBSK7AgoLVGFibGVQbGF5ZWQSEAoIdGFibGVfaWQYASABKAkSDwoHdmFyaWFudBgCIAEoCRIPCgdwbGF5ZXJzGAMgASgFEiwKCGZpbmlzaGVkGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCgVzZWF0cxgFIAMoCzIULnRhcm9rLnYxLlBsYXllZFNlYXQSDAoEc2VhdBgGIAEoBRINCgVzY29yZRgHIAEoBRIPCgdwbGFjaW5nGAggASgFEg0KBXJhdGVkGAkgASgIEiwKDXJhdGluZ19iZWZvcmUYCiABKAsyFS50YXJvay52MS5Ta2lsbFJhdGluZxIrCgxyYXRpbmdfYWZ0ZXIYCyABKAsyFS50YXJvay52MS5Ta2lsbFJhdGluZxINCgVoYW5kcxgMIAEoBSJWCgxQbGF5ZXJSYXRpbmcSEQoJcGxheWVyX2lkGAEgASgJEiUKBnJhdGluZxgCIAEoCzIVLnRhcm9rLnYxLlNraWxsUmF0aW5nEgwKBG5hbWUYAyABKAkiSwoOUmF0aW5nc1VwZGF0ZWQSEAoIdGFibGVfaWQYASABKAkSJwoHcmF0aW5ncxgCIAMoCzIWLnRhcm9rLnYxLlBsYXllclJhdGluZyK2AQoRTWF0Y2hUaWNrZXRPcGVuZWQSEQoJdGlja2V0X2lkGAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg4KBnJhdGluZxgEIAEoARIOCgZ3aW5kb3cYBSABKAESGAoQd2lkZW5fcGVyX3NlY29uZBgGIAEoARISCgpib3RzX2FmdGVyGAcgASgBEg4KBm9wZW5lZBgIIAEoARIPCgdleHBpcmVzGAkgASgBIjYKEU1hdGNoVGlja2V0Q2xvc2VkEhEKCXRpY2tldF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiOwoJTWF0Y2hNYWRlEhAKCHRhYmxlX2lkGAEgASgJEg8KB3RpY2tldHMYAiADKAkSCwoDYm90GAMgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("ChZ0YXJvay92MS9tYXRjaGVzLnByb3RvEgh0YXJvay52MSJdCgtTa2lsbFJhdGluZxIKCgJtdRgBIAEoARINCgVzaWdtYRgCIAEoARIPCgdvcmRpbmFsGAMgASgBEg0KBWdhbWVzGAQgASgFEhMKC3Byb3Zpc2lvbmFsGAUgASgIImgKClBsYXllZFNlYXQSDAoEc2VhdBgBIAEoBRIMCgRuYW1lGAIgASgJEgsKA2JvdBgDIAEoCRIRCglwbGF5ZXJfaWQYBCABKAkSDQoFc2NvcmUYBSABKAUSDwoHcGxhY2luZxgGIAEoBSK7AgoLVGFibGVQbGF5ZWQSEAoIdGFibGVfaWQYASABKAkSDwoHdmFyaWFudBgCIAEoCRIPCgdwbGF5ZXJzGAMgASgFEiwKCGZpbmlzaGVkGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCgVzZWF0cxgFIAMoCzIULnRhcm9rLnYxLlBsYXllZFNlYXQSDAoEc2VhdBgGIAEoBRINCgVzY29yZRgHIAEoBRIPCgdwbGFjaW5nGAggASgFEg0KBXJhdGVkGAkgASgIEiwKDXJhdGluZ19iZWZvcmUYCiABKAsyFS50YXJvay52MS5Ta2lsbFJhdGluZxIrCgxyYXRpbmdfYWZ0ZXIYCyABKAsyFS50YXJvay52MS5Ta2lsbFJhdGluZxINCgVoYW5kcxgMIAEoBSJWCgxQbGF5ZXJSYXRpbmcSEQoJcGxheWVyX2lkGAEgASgJEiUKBnJhdGluZxgCIAEoCzIVLnRhcm9rLnYxLlNraWxsUmF0aW5nEgwKBG5hbWUYAyABKAkiSwoOUmF0aW5nc1VwZGF0ZWQSEAoIdGFibGVfaWQYASABKAkSJwoHcmF0aW5ncxgCIAMoCzIWLnRhcm9rLnYxLlBsYXllclJhdGluZyK2AQoRTWF0Y2hUaWNrZXRPcGVuZWQSEQoJdGlja2V0X2lkGAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg4KBnJhdGluZxgEIAEoARIOCgZ3aW5kb3cYBSABKAESGAoQd2lkZW5fcGVyX3NlY29uZBgGIAEoARISCgpib3RzX2FmdGVyGAcgASgBEg4KBm9wZW5lZBgIIAEoARIPCgdleHBpcmVzGAkgASgBIjYKEk1hdGNoVGlja2V0UmVuZXdlZBIRCgl0aWNrZXRfaWQYASABKAkSDQoFdW50aWwYAiABKAEiNgoRTWF0Y2hUaWNrZXRDbG9zZWQSEQoJdGlja2V0X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSI7CglNYXRjaE1hZGUSEAoIdGFibGVfaWQYASABKAkSDwoHdGlja2V0cxgCIAMoCRILCgNib3QYAyABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * An OpenSkill rating: `ordinal` = mu - 3 sigma is what leaderboards sort by.
@@ -309,6 +309,31 @@ export const MatchTicketOpenedSchema: GenMessage<MatchTicketOpened> = /*@__PURE_
   messageDesc(file_tarok_v1_matches, 5);
 
 /**
+ * The ticket's stream is still there: the ticket waits until `until` (unix seconds) unless
+ * renewed again (a ticket whose server stopped lapses on its own).
+ *
+ * @generated from message tarok.v1.MatchTicketRenewed
+ */
+export type MatchTicketRenewed = Message<"tarok.v1.MatchTicketRenewed"> & {
+  /**
+   * @generated from field: string ticket_id = 1;
+   */
+  ticketId: string;
+
+  /**
+   * @generated from field: double until = 2;
+   */
+  until: number;
+};
+
+/**
+ * Describes the message tarok.v1.MatchTicketRenewed.
+ * Use `create(MatchTicketRenewedSchema)` to create a new message.
+ */
+export const MatchTicketRenewedSchema: GenMessage<MatchTicketRenewed> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_matches, 6);
+
+/**
  * A ticket left its queue unmatched (the stream was cancelled, or it lapsed).
  *
  * @generated from message tarok.v1.MatchTicketClosed
@@ -330,7 +355,7 @@ export type MatchTicketClosed = Message<"tarok.v1.MatchTicketClosed"> & {
  * Use `create(MatchTicketClosedSchema)` to create a new message.
  */
 export const MatchTicketClosedSchema: GenMessage<MatchTicketClosed> = /*@__PURE__*/
-  messageDesc(file_tarok_v1_matches, 6);
+  messageDesc(file_tarok_v1_matches, 7);
 
 /**
  * A table was made for tickets of the queue: the ticket per seat ("" for a bot's seat).
@@ -359,5 +384,5 @@ export type MatchMade = Message<"tarok.v1.MatchMade"> & {
  * Use `create(MatchMadeSchema)` to create a new message.
  */
 export const MatchMadeSchema: GenMessage<MatchMade> = /*@__PURE__*/
-  messageDesc(file_tarok_v1_matches, 7);
+  messageDesc(file_tarok_v1_matches, 8);
 
