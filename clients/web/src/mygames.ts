@@ -63,7 +63,7 @@ async function profile(panel: HTMLElement, game: (id: string) => string): Promis
     const me = await client.profile();
     fill(panel, title,
       h("p", {}, t("tables_played", { n: me.tables })),
-      me.variants.length === 0 ? h("p", { class: "muted" }, t("no_games_yet")) : h("table", { class: "sheet" },
+      me.variants.length === 0 ? h("p", { class: "muted" }, t("no_games_yet")) : h("table", { class: "players-table" },
         h("thead", {}, h("tr", {},
           h("th", { scope: "col" }, t("game")), h("th", { scope: "col" }, t("players")),
           h("th", { scope: "col" }, t("tables")), h("th", { scope: "col" }, t("rating")))),
@@ -105,8 +105,8 @@ function row(played: TablePlayed, game: (id: string) => string): HTMLElement {
     : timestampDate(played.finished).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" });
   const names = seatNames(played.seats.map((s) => ({ seat: s.seat, name: s.name, bot: s.bot })));
   const change = played.rated
-    ? h("span", { "data-testid": "rating-change" }, ` · ${t("rating")}: ${ratingText(played.ratingBefore)} → ${ratingText(played.ratingAfter)}`)
-    : h("span", { class: "muted" }, ` · ${t("unrated")}`);
+    ? h("span", { class: "rating-change", "data-testid": "rating-change" }, `${t("rating")}: ${ratingText(played.ratingBefore)} → ${ratingText(played.ratingAfter)}`)
+    : h("span", { class: "rating-change muted" }, t("unrated"));
   return h("li", { "data-table": played.tableId },
     h("strong", {}, `${game(played.variant)} · ${t("placing", { n: played.placing, of: played.players })}`),
     h("span", { class: "muted" }, ` ${when} · ${t("hands_count", { n: played.hands })} · ${t("score")}: ${played.score}`),
@@ -125,7 +125,7 @@ async function leaderboard(panel: HTMLElement, variants: readonly VariantInfo[])
   const load = async (): Promise<void> => {
     try {
       const answer = await client.leaderboard(variant.value, Number(players.value), 50);
-      fill(list, answer.entries.length === 0 ? h("p", { class: "muted" }, t("leaderboard_empty")) : h("table", { class: "sheet" },
+      fill(list, answer.entries.length === 0 ? h("p", { class: "muted" }, t("leaderboard_empty")) : h("table", { class: "players-table" },
         h("thead", {}, h("tr", {},
           h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("player")), h("th", { scope: "col" }, t("rating")))),
         h("tbody", {}, answer.entries.map((e) => h("tr", { class: e.playerId === me ? "me" : "", "data-player": e.playerId },

@@ -109,7 +109,7 @@ describe("players in Chromium: sign-in, Play now, My games", { skip }, () => {
     const change = (await row.getByTestId("rating-change").textContent()) ?? "";
     const after = /→ (-?\d+\.\d) \(provisional\)$/.exec(change)?.[1];
     assert.ok(after !== undefined, `a provisional rating after the table: ${change}`);
-    assert.match(change, /Rating: 0\.0 \(provisional\) → /, "the first rating before the first rated table");
+    assert.match(change, /^Rating: 0\.0 \(provisional\) → /, "the first rating before the first rated table");
     assert.match((await row.locator("strong").textContent()) ?? "", /^Slovenian tarok · place [1-4] of 4$/);
     const rating = page.getByTestId("rating-slovenian-4");
     await rating.waitFor({ timeout: 30_000 });
