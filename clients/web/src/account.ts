@@ -1,6 +1,7 @@
 // Who plays on this device: a guest (a device secret kept in localStorage) or a player signed
 // in with an identity provider (oidc.ts). The session is kept across reloads and refreshed by
 // the SDK before it expires; every call of the page then carries `authorization: Bearer`.
+import { Code, errorInfo } from "../../typescript/src/index.js";
 import type { StoredSession } from "../../typescript/src/index.js";
 import { client, errorText } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -75,7 +76,26 @@ export async function startAccount(): Promise<string> {
     problem = errorText(err);
   }
   const kept = account();
-  if (kept !== undefined) client.resume(kept);
+  if (kept !== undefined) {
+    client.resume(kept);
+    // a session the server no longer takes (its secret changed, the player was suspended,
+    // the store was reset) would fail every call: drop it, and sign the guest in again
+    try {
+      await client.players.getMe({}, { timeoutMs: 10_000 });
+    } catch (err) {
+      if (errorInfo(err).code === Code.Unauthenticated) {
+        localStorage.removeItem(SESSION_KEY);
+        client.signOut();
+        if (kept.guest) {
+          try {
+            await signInAsGuest(kept.displayName);
+          } catch (again) {
+            problem = errorText(again);
+          }
+        }
+      }
+    }
+  }
   return problem;
 }
 

@@ -150,9 +150,17 @@ describe("players in Chromium: sign-in, Play now, My games", { skip }, () => {
     await page.getByTestId("signed-in-as").waitFor({ timeout: 30_000 });
     const again = await page.evaluate(() => (JSON.parse(localStorage.getItem("tarok.session") ?? "{}") as { playerId?: string }).playerId);
     assert.equal(again, before, "the device's guest is the same player");
+    // a kept session the server does not take any more: the page signs the guest in again
+    await page.evaluate(() => {
+      const kept = JSON.parse(localStorage.getItem("tarok.session") ?? "{}") as Record<string, unknown>;
+      localStorage.setItem("tarok.session", JSON.stringify({ ...kept, sessionToken: "stale", refreshToken: "stale" }));
+    });
     await page.goto(`${server.httpUrl}/`);
     await page.goto(`${server.httpUrl}/#/games`);
     await page.locator('[data-testid="history-list"] li').first().waitFor({ timeout: 30_000 });
+    const fresh = await page.evaluate(() => JSON.parse(localStorage.getItem("tarok.session") ?? "{}") as { playerId?: string; sessionToken?: string });
+    assert.equal(fresh.playerId, before);
+    assert.notEqual(fresh.sessionToken, "stale");
     await page.close();
 
     const sl = await lobby("sl");
