@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { Code, errorInfo } from "../src/index.js";
+import { Code, errorInfo, storedSession } from "../src/index.js";
 import type { MatchWaiting, Session } from "../src/index.js";
 import { connect } from "../src/node.js";
 import type { NodeTarokClient, Protocol } from "../src/node.js";
@@ -92,6 +92,11 @@ describe("players: bearer tokens, sessions, matchmaking, history", () => {
     const back = await laptop.refreshSession(again.refreshToken);
     assert.equal(back.player?.playerId, me.playerId);
     assert.equal((await laptop.me()).playerId, me.playerId);
+    // a session kept as text (a page reload) goes on in another client
+    const reloaded = client("grpc-web");
+    reloaded.resume(storedSession(back));
+    assert.equal(reloaded.signedIn, true);
+    assert.equal((await reloaded.me()).playerId, me.playerId);
   });
 
   test("play now: a lone guest gets bots after the wait, plays a rated hand, and finds it in the history with its rating", async () => {
