@@ -6,8 +6,14 @@ import type { StoredSession } from "../../typescript/src/index.js";
 import { client, errorText } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { finishProviderSignIn, providers, startProviderSignIn } from "./oidc.js";
+import { finishProviderSignIn, ProviderProblem, providers, startProviderSignIn } from "./oidc.js";
 import type { Provider } from "./oidc.js";
+
+/** A failed sign-in as a person reads it. */
+function problemText(err: unknown): string {
+  if (!(err instanceof ProviderProblem)) return errorText(err);
+  return err.kind === "state" ? t("sign_in_state") : err.kind === "refused" ? t("sign_in_refused") : t("sign_in_unavailable");
+}
 
 /** The guest's secret on this device: whoever has it signs in as the guest. */
 const DEVICE_KEY = "tarok.device";
@@ -73,7 +79,7 @@ export async function startAccount(): Promise<string> {
       await client.signIn(token, "", document.documentElement.lang);
     }
   } catch (err) {
-    problem = errorText(err);
+    problem = problemText(err);
   }
   const kept = account();
   if (kept !== undefined) {
@@ -169,7 +175,7 @@ export function accountBar(): HTMLElement {
     try {
       await startProviderSignIn(p);
     } catch (err) {
-      status.textContent = errorText(err);
+      status.textContent = problemText(err);
     }
   };
   render();

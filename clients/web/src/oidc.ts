@@ -21,6 +21,23 @@ export interface Provider {
   readonly token?: "id_token" | "access_token";
 }
 
+/** Why a sign-in with a provider failed: "state" (the answer is not to this page's request),
+ * "refused" (the provider said no, or sent no token) or "unavailable" (not reachable). */
+export class ProviderProblem extends Error {
+  constructor(readonly kind: "state" | "refused" | "unavailable", message: string) {
+    super(message);
+  }
+}
+
+/** fetch, a network failure as an "unavailable" problem. */
+async function reach(url: string | URL, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    throw new ProviderProblem("unavailable", `${String(url)}: ${String(err)}`);
+  }
+}
+
 const CONFIG = "tarok-web.json";
 const PENDING = "tarok.oidc";
 
@@ -63,11 +80,11 @@ interface Discovery {
 }
 
 async function discover(issuer: string): Promise<Discovery> {
-  const response = await fetch(`${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`);
-  if (!response.ok) throw new Error(`${issuer}: no discovery document (${response.status})`);
+  const response = await reach(`${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`);
+  if (!response.ok) throw new ProviderProblem("unavailable", `${issuer}: no discovery document (${response.status})`);
   const found = (await response.json()) as Partial<Discovery>;
   if (typeof found.authorization_endpoint !== "string" || typeof found.token_endpoint !== "string") {
-    throw new Error(`${issuer}: the discovery document names no authorization or token endpoint`);
+    throw new ProviderProblem("unavailable", `${issuer}: the discovery document names no authorization or token endpoint`);
   }
   return { authorization_endpoint: found.authorization_endpoint, token_endpoint: found.token_endpoint };
 }
@@ -124,9 +141,9 @@ export async function finishProviderSignIn(): Promise<string | undefined> {
   // the code and state leave the address bar (and the history) at once
   history.replaceState(null, "", `${location.pathname}${pending?.hash ?? ""}`);
   if (pending === undefined) return undefined;
-  if (params.get("state") !== pending.state) throw new Error("sign-in: the state does not match (try again)");
-  if (error !== null) throw new Error(`sign-in: ${params.get("error_description") ?? error}`);
-  const response = await fetch(pending.tokenEndpoint, {
+  if (params.get("state") !== pending.state) throw new ProviderProblem("state", "the state does not match");
+  if (error !== null) throw new ProviderProblem("refused", params.get("error_description") ?? error);
+  const response = await reach(pending.tokenEndpoint, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({
@@ -137,9 +154,9 @@ export async function finishProviderSignIn(): Promise<string | undefined> {
       code_verifier: pending.verifier,
     }),
   });
-  if (!response.ok) throw new Error(`sign-in: the provider refused the code (${response.status})`);
+  if (!response.ok) throw new ProviderProblem("refused", `the provider refused the code (${response.status})`);
   const tokens = (await response.json()) as { id_token?: string; access_token?: string };
   const token = tokens[pending.token] ?? tokens.id_token ?? tokens.access_token;
-  if (!token) throw new Error("sign-in: the provider sent no token");
+  if (!token) throw new ProviderProblem("refused", "the provider sent no token");
   return token;
 }

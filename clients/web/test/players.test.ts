@@ -256,6 +256,13 @@ describe("sign in with an identity provider in Chromium (authorization code with
     assert.equal((await stored()).playerId, guest.playerId);
     assert.equal((await stored()).displayName, "Guest", "the player keeps its name");
     await page.getByTestId("play-now").waitFor({ timeout: 30_000 });
+
+    // an answer that is not to this page's request (another state) is refused, not traded
+    await page.evaluate(() => sessionStorage.setItem("tarok.oidc", JSON.stringify({ state: "mine", verifier: "v",
+      tokenEndpoint: "http://127.0.0.1:9/token", redirectUri: location.origin + "/", clientId: "tarok-web", token: "id_token", hash: "" })));
+    await page.goto(`${server.httpUrl}/?code=stolen&state=theirs`);
+    await page.getByText("The sign-in could not be checked. Please try again.").waitFor({ timeout: 30_000 });
+    assert.equal(new URL(page.url()).search, "", "the code leaves the address bar");
     await page.close();
   });
 });
