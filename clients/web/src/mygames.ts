@@ -2,7 +2,7 @@
 // newest first, each opening its replay) and a leaderboard per game and player count.
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { SkillRating, TablePlayed, VariantInfo } from "../../typescript/src/index.js";
-import { client, errorText, languageMenu, variantList } from "./api.js";
+import { client, errorText, languageMenu, saveSeat, savedSeats, variantList } from "./api.js";
 import { account, accountBar } from "./account.js";
 import { fill, h } from "./dom.js";
 import { locale, t } from "./i18n.js";
@@ -24,6 +24,7 @@ export function showMyGames(root: HTMLElement, back: () => void): () => void {
   const ratings = h("section", { class: "panel", "data-testid": "ratings", "aria-labelledby": "ratings-title" });
   const games = h("section", { class: "panel", "data-testid": "history", "aria-labelledby": "history-title" });
   const board = h("section", { class: "panel", "data-testid": "leaderboard", "aria-labelledby": "board-title" });
+  const playing = h("section", { class: "panel", "data-testid": "my-tables", "aria-labelledby": "playing-title" });
   fill(root,
     h("header", { class: "bar" },
       h("a", { class: "link", href: "#/", onclick: (e: Event) => { e.preventDefault(); back(); } }, `← ${t("lobby")}`),
@@ -31,7 +32,7 @@ export function showMyGames(root: HTMLElement, back: () => void): () => void {
       accountBar(),
       languageMenu()),
     status,
-    h("div", { class: "lobby" }, ratings, games, board));
+    h("div", { class: "lobby" }, playing, ratings, games, board));
   void (async () => {
     let variants: VariantInfo[] = [];
     try {
@@ -47,14 +48,48 @@ export function showMyGames(root: HTMLElement, back: () => void): () => void {
     if (account() === undefined) {
       fill(ratings, h("h2", { id: "ratings-title" }, t("ratings")), h("p", { class: "muted" }, t("sign_in_for_games")));
       fill(games, h("h2", { id: "history-title" }, t("finished_tables")));
+      fill(playing, h("h2", { id: "playing-title" }, t("tables_in_play")));
       return;
     }
+    void inPlay(playing, game);
     void profile(ratings, game);
     void history(games, game);
   })();
   return () => {
     stopped = true;
   };
+}
+
+/** The player's unfinished tables (from any device): its seat there, taken back here. */
+async function inPlay(panel: HTMLElement, game: (id: string) => string): Promise<void> {
+  const title = h("h2", { id: "playing-title" }, t("tables_in_play"));
+  const problem = h("p", { class: "error", role: "alert" });
+  const take = async (tableId: string, variant: string): Promise<void> => {
+    try {
+      if (!savedSeats().some((s) => s.tableId === tableId && s.seat !== undefined)) {
+        // a fresh seat token for this device (the other device's stops working)
+        const name = account()?.displayName ?? "";
+        const seat = await client.rejoinMine(tableId);
+        saveSeat({ tableId, token: seat.token, seat: seat.seat, name, variant, savedAt: Date.now() });
+      }
+      location.hash = `#/table/${tableId}`;
+    } catch (err) {
+      problem.textContent = errorText(err);
+    }
+  };
+  try {
+    const tables = await client.myTables();
+    fill(panel, title,
+      tables.length === 0 ? h("p", { class: "muted" }, t("no_tables_in_play")) : h("ul", { class: "listing" },
+        tables.map((mine) => h("li", { "data-table": mine.tableId },
+          h("strong", {}, game(mine.variant)), ` ${t("seat_n", { n: mine.seat + 1 })} `,
+          h("button", { type: "button", "data-testid": `take-seat-${mine.tableId}`, onclick: () => void take(mine.tableId, mine.variant) },
+            t("take_my_seat"))))),
+      h("p", { class: "muted" }, t("take_my_seat_hint")),
+      problem);
+  } catch (err) {
+    fill(panel, title, h("p", { class: "error" }, errorText(err)));
+  }
 }
 
 async function profile(panel: HTMLElement, game: (id: string) => string): Promise<void> {

@@ -257,6 +257,24 @@ describe("sign in with an identity provider in Chromium (authorization code with
     assert.equal((await stored()).displayName, "Guest", "the player keeps its name");
     await page.getByTestId("play-now").waitFor({ timeout: 30_000 });
 
+    // a table in play, then another device (nothing kept) signed in with the provider takes
+    // the player's seat there from My games
+    await page.selectOption('select[name="match_variant"]', "slovenian");
+    await page.selectOption('select[name="match_players"]', "4");
+    await page.selectOption('select[name="bots_after"]', "5");
+    await page.getByTestId("play-now").click();
+    await page.getByTestId("table-id").waitFor({ timeout: 60_000 });
+    const tableId = (await page.getByTestId("table-id").textContent()) ?? "";
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`${server.httpUrl}/#/games`);
+    await page.locator('[data-provider="Test ID"]').first().click();
+    await page.getByTestId("signed-in-as").first().waitFor({ timeout: 60_000 });
+    assert.equal((await stored()).playerId, guest.playerId);
+    await page.getByTestId(`take-seat-${tableId}`).click();
+    await page.getByTestId("table-id").waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByTestId("table-id").textContent(), tableId);
+    assert.equal(await page.locator(".seat.me strong").textContent(), "Guest (you)", "the player's seat on this device");
+
     // an answer that is not to this page's request (another state) is refused, not traded
     await page.evaluate(() => sessionStorage.setItem("tarok.oidc", JSON.stringify({ state: "mine", verifier: "v",
       tokenEndpoint: "http://127.0.0.1:9/token", redirectUri: location.origin + "/", clientId: "tarok-web", token: "id_token", hash: "" })));
