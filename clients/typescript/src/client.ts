@@ -162,8 +162,13 @@ export class TarokClient {
     if (session !== undefined) {
       const now = Date.now();
       if (session.expires - now > this.options.refreshBeforeMs || session.refreshExpires <= now) return session.token;
-      this.refreshing ??= this.refreshSession(session.refresh).then(
-        (s) => s.sessionToken,
+      this.refreshing ??= this.players.refreshSession({ refreshToken: session.refresh }, { timeoutMs: this.options.timeoutMs }).then(
+        (answer) => {
+          // signed out (or in as someone else) meanwhile: the new session is not used
+          if (this.current !== session || answer.session === undefined) return this.current?.token;
+          this.useSession(answer.session);
+          return answer.session.sessionToken;
+        },
         () => session.token, // the server's answer to the old token says what is wrong
       ).finally(() => {
         this.refreshing = undefined;

@@ -92,6 +92,15 @@ describe("players: bearer tokens, sessions, matchmaking, history", () => {
     const back = await laptop.refreshSession(again.refreshToken);
     assert.equal(back.player?.playerId, me.playerId);
     assert.equal((await laptop.me()).playerId, me.playerId);
+    // signing out while a refresh is on its way: the refreshed session is not taken up
+    const racing: Session[] = [];
+    const tablet = client("connect", { refreshBeforeMs: 20 * 60_000, onSession: (s) => racing.push(s) });
+    await tablet.signInGuest(device);
+    const call = tablet.me();
+    tablet.signOut();
+    assert.equal(errorInfo(await rejection(call)).reason, "SIGN_IN_REQUIRED");
+    assert.equal(racing.length, 1);
+    assert.equal(tablet.signedIn, false);
     // a session kept as text (a page reload) goes on in another client
     const reloaded = client("grpc-web");
     reloaded.resume(storedSession(back));
