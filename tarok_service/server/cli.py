@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         operator_key=args.operator_key or os.environ.get(OPERATOR_KEY_ENV, ""),
         session_ttl_seconds=args.session_ttl,
         refresh_ttl_seconds=args.refresh_ttl,
+        guest_sign_ins_per_minute=args.guest_sign_ins_per_minute,
     )
     workers = default_workers(args.store) if args.workers is None else args.workers
     check_workers(args.store, workers)
@@ -121,6 +122,12 @@ def _players(serve_: argparse.ArgumentParser) -> None:
         type=int,
         default=ServerConfig.session_ttl_seconds,
         help="seconds a session token lives (default 900)",
+    )
+    serve_.add_argument(
+        "--guest-sign-ins-per-minute",
+        type=int,
+        default=ServerConfig.guest_sign_ins_per_minute,
+        help="SignInGuest calls one client address may make a minute, per replica (0: any)",
     )
     serve_.add_argument(
         "--refresh-ttl",

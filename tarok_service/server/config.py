@@ -71,6 +71,7 @@ class ServerConfig:
     jwks_min_refetch_seconds: float = 30.0  # an unknown kid refetches at most this often
     operator_key: str = field(default="", repr=False)  # SuspendPlayer etc. need it ("": none)
     max_api_tokens: int = 20  # live API tokens per player
+    guest_sign_ins_per_minute: int = 30  # SignInGuest calls per client address and replica
     http_port: int | None = None  # Connect / gRPC-Web / gRPC over HTTP; None = off, 0 = any
     http_host: str = "[::]"
     cors_origins: tuple[str, ...] = ()  # origins browsers may call from ("*": any)

@@ -3,16 +3,20 @@ wait, a cancelled stream leaves the queue, and nobody is matched with itself."""
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any
 
 import grpc
+import pytest
 from google.protobuf.duration_pb2 import Duration
+from tarok_client.sdk import Client, Seat
 from tarok_proto.tarok.v1 import match_service_pb2 as ms
 from tarok_proto.tarok.v1 import matches_pb2 as mt
 
+from tarok_service.competition import GameRecord, rate
 from tarok_service.server.main import running
-from tarok_service.server.matches import logs
+from tarok_service.server.matches import find, logs, queue
 
 from ..browser_protocols.harness import HttpStub
 from ..service.harness import PLAYING, ServerThread, expect_error, hang_up, view
@@ -141,3 +145,81 @@ def test_find_match_over_the_http_port(server: ServerThread) -> None:
     assert replies[-1].HasField("found")
     table = view(server.stub, replies[-1].found.token)
     assert [bool(s.bot) for s in table.seats].count(True) == 3
+
+
+def test_a_waiting_stream_keeps_its_ticket_alive_past_the_lease(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(queue, "LEASE", 0.6)  # short leases, renewed three times as often
+    monkeypatch.setattr(find, "LEASE", 0.6)
+    monkeypatch.setattr(find, "RENEW_EVERY", 0.2)
+    signed = [sign_in(server.channel, f"r{i}")[1] for i in range(3)]
+    request = ms.FindMatchRequest(variant="french_tarot", players=3, rated=True, name="r")
+    first = matches(server).FindMatch(request, metadata=signed[0], timeout=120)
+    assert next(iter(first)).HasField("waiting")
+    log_id = logs.queue_log("french_tarot", 3, True)
+    store = running(server.server).app.ctx.store
+
+    def renewals() -> int:
+        entries = [logs.decode(s) for s in server.run(store.read(log_id, 0))]
+        return sum(isinstance(b, mt.MatchTicketRenewed) for b in entries)
+
+    version = server.run(store.version(log_id))
+    for _ in range(40):  # well past the first lease: the ticket lives on its renewals
+        if renewals() >= 4:
+            break
+        version = server.run(store.wait_for_change(log_id, version, 10.0))
+    assert renewals() >= 4
+    later = find_together([matches(server)] * 2, request, signed[1:])
+    replies = list(first)
+    assert replies[-1].HasField("found"), replies
+    seats = [replies[-1].found, *later]
+    assert all(isinstance(s, ms.MatchFound) for s in seats), seats
+    assert len({s.table_id for s in seats if isinstance(s, ms.MatchFound)}) == 1
+
+
+def _play_my_turns(target: str, seat: ms.MatchFound) -> None:
+    """Play a seat's turns (passing when it may) until the table finishes; bots play the rest."""
+    client = Client(target)
+    mine = Seat(client, seat.table_id, seat.token, seat.seat)
+    try:
+        for turn in mine.my_turns():
+            legal = [m.id for m in turn.hand.legal_moves]
+            mine.submit(next((m for m in legal if m == "pass"), legal[0]))
+    finally:
+        client.channel.close()
+
+
+def test_a_rated_match_against_bots_rates_both_players(server: ServerThread) -> None:
+    pids, signed = zip(*(sign_in(server.channel, n) for n in ("x", "y")), strict=True)
+    request = ms.FindMatchRequest(
+        variant="slovenian", players=4, rated=True, bots_after=seconds(3), name="h"
+    )
+    found = find_together([matches(server)] * 2, request, list(signed))
+    seats = [s for s in found if isinstance(s, ms.MatchFound)]
+    assert len(seats) == 2 and seats[0].table_id == seats[1].table_id, found
+    assert all(s.rated for s in seats)
+    players = [threading.Thread(target=_play_my_turns, args=(server.target, s)) for s in seats]
+    for thread in players:
+        thread.start()
+    for thread in players:
+        thread.join(180)
+    store = running(server.server).app.ctx.store
+    entries = []
+    for pid, md in zip(pids, signed, strict=True):  # the closing write records the history
+        server.run(store.wait_for_change(logs.history_log(pid), 0, 60.0), timeout=90)
+        [entry] = matches(server).ListHistory(ms.ListHistoryRequest(), metadata=md).tables
+        entries.append(entry)
+    totals = tuple(s.score for s in entries[0].seats)
+    names = [s.player_id or f"seat:{s.seat}" for s in entries[0].seats]
+    expected = dict(zip(names, rate(names, [GameRecord(0, 0, (0, 1, 2, 3), totals)]), strict=True))
+    board = matches(server).ListLeaderboard(
+        ms.ListLeaderboardRequest(variant="slovenian", players=4)
+    )
+    assert sorted(e.player_id for e in board.entries) == sorted(pids)  # bots are not rated
+    for pid, entry in zip(pids, entries, strict=True):
+        want = expected[pid]
+        assert entry.rated and math.isclose(entry.rating_after.mu, want.mu)
+        assert math.isclose(entry.rating_after.sigma, want.sigma)
+        assert entry.rating_after.mu != entry.rating_before.mu  # the rating moved
+        assert [e.rating for e in board.entries if e.player_id == pid] == [entry.rating_after]

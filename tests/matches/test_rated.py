@@ -33,7 +33,7 @@ def _rated_table(
     ids, tokens, signed = [], [], []
     for seat in range(players):
         pid, md = sign_in(server.channel, f"guest{seat}")
-        join = svc.JoinTableRequest(table_id=table_id, seat=seat, name=f"guest{seat}")
+        join = svc.JoinTableRequest(table_id=table_id, seat=seat, name=f"seat{seat}")
         tokens.append(server.stub.JoinTable(join, metadata=md).token)
         ids.append(pid)
         signed.append(md)
@@ -100,6 +100,7 @@ def test_the_history_carries_each_players_seat_placing_and_rating_change(
         assert entry.rating_after == after[pid]
         profile = matches(server).GetProfile(ms.GetProfileRequest(), metadata=md)
         assert (profile.player_id, profile.tables) == (pid, 1)
+        assert profile.display_name == f"guest{seat}"  # its own name, not the seat's
         [row] = profile.variants
         assert (row.variant, row.players, row.tables, row.rating) == ("slovenian", 3, 1, after[pid])
 

@@ -172,3 +172,20 @@ def test_per_caller_limits_count_the_signed_in_player() -> None:
         )
     finally:
         running_server.stop()
+
+
+@pytest.mark.parametrize("port", ["grpc", "connect-json"])
+def test_guest_sign_ins_are_rate_limited_per_address(port: str) -> None:
+    limited = ServerThread(config(guest_sign_ins_per_minute=3, http_port=0, http_host="127.0.0.1"))
+    try:
+        for _ in range(3):
+            guest(limited, port)
+        players = stub(limited, port, PLAYERS)
+        ask = ps.SignInGuestRequest(device_secret=device_secret())
+        expect_error(
+            lambda: players.SignInGuest(ask),
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "TOO_MANY_REQUESTS",
+        )
+    finally:
+        limited.stop()

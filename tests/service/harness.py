@@ -34,6 +34,7 @@ def config(**changes: Any) -> ServerConfig:
         "port": 0,
         "secret": SECRET,
         "heartbeat_seconds": 0.2,
+        "guest_sign_ins_per_minute": 0,  # tests sign many guests in from one address
     }
     base.update(changes)
     return ServerConfig(**base)

@@ -4,6 +4,7 @@ and the authenticator every call's bearer token goes through (installed on the C
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import OrderedDict
 
 from tarok_proto.tarok.v1 import player_service_pb2 as ps
@@ -18,6 +19,7 @@ from . import apitokens, operators
 from .log import Body, MakeBodies, Players, PlayerState, new_player_id, signin_log
 from .oidc import Identity, Oidc
 from .sessions import Sessions
+from .throttle import SignInThrottle
 
 MAX_LOCALE = 35
 IDENTITY_CACHE = 10_000
@@ -29,6 +31,7 @@ class PlayersApp:
         self.players = Players(ctx)
         self.sessions = Sessions(ctx)
         self.oidc = Oidc(ctx.config, ctx.clock)
+        self.throttle = SignInThrottle(ctx.config.guest_sign_ins_per_minute, time.monotonic)
         # (issuer, subject) -> player: a sign-in key's player never changes once claimed
         self._identity_players: OrderedDict[tuple[str, str], str] = OrderedDict()
 
@@ -58,8 +61,10 @@ class PlayersApp:
 
     # -- sign-in --------------------------------------------------------------------------
 
-    async def sign_in_guest(self, request: ps.SignInGuestRequest) -> ps.Session:
+    async def sign_in_guest(self, request: ps.SignInGuestRequest, address: str = "") -> ps.Session:
+        """`address`: the client's (per-address rate of guest sign-ins; "" when unknown)."""
         secret = check_secret(request.device_secret, "device_secret")
+        self.throttle.admit(address)
         name = check_name(request.display_name, "display_name") or "Guest"
         locale = check_text(request.locale, "locale", MAX_LOCALE)
         key = hashlib.sha256(secret.encode()).hexdigest()

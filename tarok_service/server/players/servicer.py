@@ -9,6 +9,7 @@ from tarok_proto.tarok.v1 import player_service_pb2 as ps
 from tarok_proto.tarok.v1 import player_service_pb2_grpc as ps_grpc
 
 from ..transport.grpc_status import unary
+from ..transport.principal import caller_of
 from .app import PlayersApp
 
 Ctx = grpc.aio.ServicerContext[Any, Any]
@@ -24,7 +25,8 @@ class PlayerServicer(ps_grpc.PlayerServiceServicer):
     async def SignInGuest(
         self, request: ps.SignInGuestRequest, context: Ctx
     ) -> ps.SignInGuestResponse:
-        return ps.SignInGuestResponse(session=await self.app.sign_in_guest(request))
+        address = caller_of(str(context.peer() or ""))
+        return ps.SignInGuestResponse(session=await self.app.sign_in_guest(request, address))
 
     @unary
     async def RefreshSession(

@@ -131,6 +131,8 @@ class PlayerServiceServicer:
         later calls with the same secret sign in as it again.
         Error: INVALID_ARGUMENT INVALID_FIELD - a device secret shorter than 22 or longer than
         128 characters, or not printable ASCII; a display name or locale too long.
+        Error: RESOURCE_EXHAUSTED TOO_MANY_REQUESTS - this client address signed in too many
+        guests this minute (`--guest-sign-ins-per-minute`).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -54,6 +54,8 @@ class PlayerServiceStub:
     later calls with the same secret sign in as it again.
     Error: INVALID_ARGUMENT INVALID_FIELD - a device secret shorter than 22 or longer than
     128 characters, or not printable ASCII; a display name or locale too long.
+    Error: RESOURCE_EXHAUSTED TOO_MANY_REQUESTS - this client address signed in too many
+    guests this minute (`--guest-sign-ins-per-minute`).
     """
     SignIn: _grpc.UnaryUnaryMultiCallable[_player_service_pb2.SignInRequest, _player_service_pb2.SignInResponse]
     """Sign in with an identity provider's token (its issuer and subject name one player,
@@ -124,6 +126,8 @@ class PlayerServiceAsyncStub(PlayerServiceStub):
     later calls with the same secret sign in as it again.
     Error: INVALID_ARGUMENT INVALID_FIELD - a device secret shorter than 22 or longer than
     128 characters, or not printable ASCII; a display name or locale too long.
+    Error: RESOURCE_EXHAUSTED TOO_MANY_REQUESTS - this client address signed in too many
+    guests this minute (`--guest-sign-ins-per-minute`).
     """
     SignIn: _aio.UnaryUnaryMultiCallable[_player_service_pb2.SignInRequest, _player_service_pb2.SignInResponse]  # type: ignore[assignment]
     """Sign in with an identity provider's token (its issuer and subject name one player,
@@ -197,6 +201,8 @@ class PlayerServiceServicer(metaclass=_abc_1.ABCMeta):
         later calls with the same secret sign in as it again.
         Error: INVALID_ARGUMENT INVALID_FIELD - a device secret shorter than 22 or longer than
         128 characters, or not printable ASCII; a display name or locale too long.
+        Error: RESOURCE_EXHAUSTED TOO_MANY_REQUESTS - this client address signed in too many
+        guests this minute (`--guest-sign-ins-per-minute`).
         """
 
     @_abc_1.abstractmethod
