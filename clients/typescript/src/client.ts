@@ -18,8 +18,21 @@ import type {
   TableSummary,
   WatchTableResponse,
 } from "./gen/tarok/v1/tarok_service_pb.js";
-import { MatchService } from "./gen/tarok/v1/match_service_pb.js";
 import { TournamentService } from "./gen/tarok/v1/tournament_service_pb.js";
+import { MatchService } from "./gen/tarok/v1/match_service_pb.js";
+import type {
+  FindMatchResponse,
+  GetProfileResponse,
+  ListHistoryResponse,
+  ListLeaderboardResponse,
+  MatchFound,
+  MatchWaiting,
+} from "./gen/tarok/v1/match_service_pb.js";
+import type { TablePlayed } from "./gen/tarok/v1/matches_pb.js";
+import { PlayerService } from "./gen/tarok/v1/player_service_pb.js";
+import type { MyTable, Player, Session } from "./gen/tarok/v1/player_service_pb.js";
+import { sessionExpiry, withBearer } from "./players.js";
+import type { Bearer, FindMatchOptions, StoredSession } from "./players.js";
 import type { VariantInfo } from "./gen/tarok/v1/variants_pb.js";
 import { TableStatus } from "./gen/tarok/v1/views_pb.js";
 import type { TableView } from "./gen/tarok/v1/views_pb.js";
@@ -100,6 +113,14 @@ export interface ClientOptions {
   readonly idleTimeoutMs?: number;
   /** Called before the SDK reconnects a dropped stream or retries a call. */
   readonly onRetry?: (err: unknown, attempt: number) => void;
+  /** `authorization: Bearer` for every call (an API token, an identity provider's token, or a
+   * function answering the current one). A session from `signInGuest`/`signIn`/`resume` is
+   * used instead while there is one. */
+  readonly bearer?: Bearer;
+  /** Refresh a session this long before its token expires (default 60 s). */
+  readonly refreshBeforeMs?: number;
+  /** Called with each new session (sign-in or refresh), e.g. to keep it across reloads. */
+  readonly onSession?: (session: Session) => void;
 }
 
 /** A connection to a tarok server over a Connect transport (Connect, gRPC-Web or gRPC). */
@@ -108,22 +129,200 @@ export class TarokClient {
   readonly raw: Client<typeof TarokService>;
   /** The generated client of the TournamentService (see `tournamentTurns`). */
   readonly tournaments: Client<typeof TournamentService>;
-  /** The generated client of the MatchService: FindMatch, history, profile, leaderboards
-   * (signed-in calls send `authorization: Bearer ...` through the transport's interceptors;
-   * see docs/players.md). */
+  /** The generated client of the PlayerService (sign-in, API tokens, my tables). */
+  readonly players: Client<typeof PlayerService>;
+  /** The generated client of the MatchService (matchmaking, history, ratings). */
   readonly matches: Client<typeof MatchService>;
-  readonly options: Required<Omit<ClientOptions, "onRetry">> & Pick<ClientOptions, "onRetry">;
+  readonly options: Required<Omit<ClientOptions, "onRetry" | "bearer" | "onSession">> &
+    Pick<ClientOptions, "onRetry" | "bearer" | "onSession">;
+  private current: { token: string; expires: number; refresh: string; refreshExpires: number } | undefined;
+  private refreshing: Promise<string | undefined> | undefined;
 
   constructor(transport: Transport, options: ClientOptions = {}) {
-    this.raw = createClient(TarokService, transport);
-    this.tournaments = createClient(TournamentService, transport);
-    this.matches = createClient(MatchService, transport);
+    const authorized = withBearer(transport, () => this.bearerToken());
+    this.raw = createClient(TarokService, authorized);
+    this.tournaments = createClient(TournamentService, authorized);
+    this.players = createClient(PlayerService, authorized);
+    this.matches = createClient(MatchService, authorized);
     this.options = {
       timeoutMs: options.timeoutMs ?? 30_000,
       retryForMs: options.retryForMs ?? 60_000,
       idleTimeoutMs: options.idleTimeoutMs ?? 45_000,
+      refreshBeforeMs: options.refreshBeforeMs ?? 60_000,
       onRetry: options.onRetry,
+      bearer: options.bearer,
+      onSession: options.onSession,
     };
+  }
+
+  /** The token sent as `authorization: Bearer`: the session's (refreshed first when it is
+   * about to expire), else the `bearer` option's, else none. */
+  async bearerToken(): Promise<string | undefined> {
+    const session = this.current;
+    if (session !== undefined) {
+      const now = Date.now();
+      if (session.expires - now > this.options.refreshBeforeMs || session.refreshExpires <= now) return session.token;
+      this.refreshing ??= this.players.refreshSession({ refreshToken: session.refresh }, { timeoutMs: this.options.timeoutMs }).then(
+        (answer) => {
+          // signed out (or in as someone else) meanwhile: the new session is not used
+          if (this.current !== session || answer.session === undefined) return this.current?.token;
+          this.useSession(answer.session);
+          return answer.session.sessionToken;
+        },
+        () => session.token, // the server's answer to the old token says what is wrong
+      ).finally(() => {
+        this.refreshing = undefined;
+      });
+      return this.refreshing;
+    }
+    const bearer = this.options.bearer;
+    return typeof bearer === "function" ? bearer() : bearer;
+  }
+
+  /** Use `session` for every later call (and refresh it before it expires). */
+  useSession(session: Session | undefined): void {
+    if (session === undefined) {
+      this.current = undefined;
+      return;
+    }
+    const expires = sessionExpiry(session);
+    this.current = {
+      token: session.sessionToken,
+      expires: expires.session,
+      refresh: session.refreshToken,
+      refreshExpires: expires.refresh,
+    };
+    this.options.onSession?.(session);
+  }
+
+  /** Go on with a session kept from before (e.g. across a page reload): its token while it
+   * lasts, then its refresh token. */
+  resume(stored: StoredSession): void {
+    this.current = {
+      token: stored.sessionToken,
+      expires: stored.sessionExpires,
+      refresh: stored.refreshToken,
+      refreshExpires: stored.refreshExpires,
+    };
+  }
+
+  /** Sign out of this client's session (the tokens expire on their own). */
+  signOut(): void {
+    this.current = undefined;
+  }
+
+  /** Whether calls go out signed in (a session, or a `bearer` option). */
+  get signedIn(): boolean {
+    return this.current !== undefined || this.options.bearer !== undefined;
+  }
+
+  /** Sign in as the guest whose device keeps `deviceSecret` (22 to 128 printable ASCII
+   * characters; the first call creates the player). The session is used from now on. */
+  async signInGuest(deviceSecret: string, displayName = "", locale = ""): Promise<Session> {
+    const response = await this.retrying((o) => this.players.signInGuest({ deviceSecret, displayName, locale }, o));
+    return this.started(response.session);
+  }
+
+  /** Sign in with an identity provider's access or ID token (a session of this server). */
+  async signIn(idToken: string, displayName = "", locale = ""): Promise<Session> {
+    const response = await this.retrying((o) => this.players.signIn({ idToken, displayName, locale }, o));
+    return this.started(response.session);
+  }
+
+  /** A new session for a refresh token (e.g. one kept across a page reload). */
+  async refreshSession(refreshToken: string): Promise<Session> {
+    const response = await this.retrying((o) => this.players.refreshSession({ refreshToken }, o));
+    return this.started(response.session);
+  }
+
+  private started(session: Session | undefined): Session {
+    if (session === undefined) throw new ConnectError("no session in the answer", Code.Internal);
+    this.useSession(session);
+    return session;
+  }
+
+  /** The signed-in caller's player. */
+  async me(): Promise<Player> {
+    const response = await this.retrying((o) => this.players.getMe({}, o));
+    if (response.player === undefined) throw new ConnectError("no player in the answer", Code.Internal);
+    return response.player;
+  }
+
+  /** Link an identity provider's account to the signed-in player (a guest keeps its history). */
+  async linkIdentity(idToken: string): Promise<Player> {
+    const response = await this.retrying((o) => this.players.linkIdentity({ idToken }, o));
+    if (response.player === undefined) throw new ConnectError("no player in the answer", Code.Internal);
+    return response.player;
+  }
+
+  /** The unfinished tables where the signed-in player holds a seat. */
+  async myTables(): Promise<MyTable[]> {
+    return (await this.retrying((o) => this.players.listMyTables({}, o))).tables;
+  }
+
+  /** The signed-in player's seat at `tableId` from any device (a fresh seat token). */
+  async rejoinMine(tableId: string, name = ""): Promise<TarokSeat> {
+    const response = await this.retrying((o) => this.raw.rejoinTable({ tableId, name }, o));
+    return new TarokSeat(this, response.tableId, response.token, response.seat);
+  }
+
+  /** Matchmaking: `waiting` reports, then the seat found (the stream then ends). Aborting
+   * `options.signal` leaves the queue. */
+  async *findMatch(options: FindMatchOptions): AsyncGenerator<FindMatchResponse> {
+    const request = {
+      variant: options.variant,
+      players: options.players,
+      rated: options.rated ?? false,
+      ratingWindow: options.ratingWindow ?? 0,
+      windowWidenPerSecond: options.widenPerSecond ?? 0,
+      botsAfter: options.botsAfterMs === undefined ? undefined : durationFromMs(options.botsAfterMs),
+      maxWait: options.maxWaitMs === undefined ? undefined : durationFromMs(options.maxWaitMs),
+      name: options.name ?? "",
+    };
+    yield* this.matches.findMatch(request, { signal: options.signal });
+  }
+
+  /** Matchmaking to the end: the seat at the table made (`onWaiting` sees the progress). */
+  async playNow(options: FindMatchOptions, onWaiting?: (waiting: MatchWaiting) => void): Promise<{ seat: TarokSeat; found: MatchFound }> {
+    for await (const item of this.findMatch(options)) {
+      if (item.item.case === "waiting") onWaiting?.(item.item.value);
+      if (item.item.case === "found") {
+        const found = item.item.value;
+        return { seat: new TarokSeat(this, found.tableId, found.token, found.seat), found };
+      }
+    }
+    throw new ConnectError("matchmaking ended without a seat", Code.Aborted);
+  }
+
+  /** One page of the signed-in player's finished tables, newest first. */
+  async historyPage(pageSize = 0, pageToken = ""): Promise<ListHistoryResponse> {
+    return this.retrying((o) => this.matches.listHistory({ pageSize, pageToken }, o));
+  }
+
+  /** Every finished table of the signed-in player, newest first, page by page. */
+  async *history(pageSize = 0): AsyncGenerator<TablePlayed> {
+    let pageToken = "";
+    do {
+      const page = await this.historyPage(pageSize, pageToken);
+      yield* page.tables;
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+  }
+
+  /** The signed-in player's profile: tables played per variant and the ratings. */
+  async profile(): Promise<GetProfileResponse> {
+    return this.retrying((o) => this.matches.getProfile({}, o));
+  }
+
+  /** One page of a variant's leaderboard (no sign-in needed). */
+  async leaderboard(variant: string, players: number, pageSize = 0, pageToken = ""): Promise<ListLeaderboardResponse> {
+    return this.retrying((o) => this.matches.listLeaderboard({ variant, players, pageSize, pageToken }, o));
+  }
+
+  /** A finished table of the signed-in player's history, as a spectator (its `log()` is whole). */
+  async openPlayedTable(tableId: string): Promise<TarokSeat> {
+    const response = await this.retrying((o) => this.matches.openPlayedTable({ tableId }, o));
+    return new TarokSeat(this, tableId, response.token, undefined);
   }
 
   /** Run a call, retrying transient failures (UNAVAILABLE, a dropped connection) with the same

@@ -1,7 +1,7 @@
 // The connection to the server (Connect protocol on its HTTP port) and the seats this browser holds.
 import type { Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { errorInfo, TarokClient } from "../../typescript/src/index.js";
+import { errorInfo, storedSession, TarokClient } from "../../typescript/src/index.js";
 import type { VariantInfo } from "../../typescript/src/index.js";
 import { h } from "./dom.js";
 import { chooseLocale, locale, t } from "./i18n.js";
@@ -65,6 +65,8 @@ export function languageMenu(): HTMLElement {
 
 export const client = new TarokClient(createConnectTransport({ baseUrl: serverUrl(), interceptors: [withLocale] }), {
   retryForMs: 10 * 60_000,
+  // each new session (sign-in or refresh) is kept for reloads (account.ts: SESSION_KEY)
+  onSession: (session) => localStorage.setItem("tarok.session", JSON.stringify(storedSession(session))),
   onRetry: () => {
     for (const listener of listeners) listener(false);
   },

@@ -2,10 +2,12 @@
 import { TableStatus } from "../../typescript/src/index.js";
 import type { OptionInfo, TableSummary, VariantInfo } from "../../typescript/src/index.js";
 import { client, connectionOk, errorText, forgetTable, languageMenu, saveSeat, savedSeats, variantList } from "./api.js";
+import { accountBar } from "./account.js";
 import { fill, h } from "./dom.js";
 import { locale, t, wordOr } from "./i18n.js";
 import { isStale, seatLines, tableTitle } from "./listing.js";
 import { botWord } from "./names.js";
+import { playNowPanel } from "./playnow.js";
 
 const BOTS = ["heuristic", "random", "pimc"];
 const CLOCKS = [0, 15, 30, 60, 120];
@@ -45,9 +47,9 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
   const listed = h("section", { class: "panel tables", "data-testid": "open-tables" });
   fill(
     root,
-    h("header", { class: "bar" }, h("h1", {}, t("title")), h("span", { class: "muted" }, t("lobby")), languageMenu()),
+    h("header", { class: "bar" }, h("h1", {}, t("title")), h("span", { class: "muted" }, t("lobby")), accountBar(), languageMenu()),
     status,
-    h("div", { class: "lobby" }, createForm, listed, joinForm, mine),
+    h("div", { class: "lobby" }, playNowPanel(openTable), createForm, listed, joinForm, mine),
   );
 
   let variants: VariantInfo[] = [];

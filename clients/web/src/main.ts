@@ -1,7 +1,10 @@
-// Routes: #/ is the lobby, #/table/<id> a table, #/replay/<id> a finished table's replay.
+// Routes: #/ is the lobby, #/table/<id> a table, #/replay/<id> a finished table's replay,
+// #/games the signed-in player's games and ratings.
+import { startAccount } from "./account.js";
 import { pageLocale } from "./api.js";
 import { locale, t, useCatalogues } from "./i18n.js";
 import { showLobby } from "./lobby.js";
+import { showMyGames } from "./mygames.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
@@ -24,6 +27,8 @@ function route(): void {
     stop = showTable(root, match[2], lobby);
   } else if (match?.[1] === "replay" && match[2] !== undefined) {
     stop = showReplay(root, match[2], lobby);
+  } else if (location.hash === "#/games") {
+    stop = showMyGames(root, lobby);
   } else {
     void showLobby(root, (tableId) => {
       location.hash = `#/table/${tableId}`;
@@ -31,5 +36,8 @@ function route(): void {
   }
 }
 
-window.addEventListener("hashchange", route);
-route();
+void startAccount().then((problem) => {
+  window.addEventListener("hashchange", route);
+  route();
+  if (problem !== "") root?.prepend(Object.assign(document.createElement("p"), { className: "error", role: "alert", textContent: problem }));
+});

@@ -3,6 +3,7 @@
 import { create } from "@bufbuild/protobuf";
 import { CardSchema } from "../../typescript/src/index.js";
 import type { Card, HandResult, MoveMade, TableLog, VariantInfo } from "../../typescript/src/index.js";
+import { playedTable } from "./account.js";
 import { client, errorText, languageMenu, savedSeats, variantList, vocabulary } from "./api.js";
 import { cardFace } from "./cards.js";
 import { fill, h, keepFocus } from "./dom.js";
@@ -23,7 +24,7 @@ export function showReplay(root: HTMLElement, tableId: string, back: () => void)
   void (async () => {
     try {
       const saved = savedSeats().find((s) => s.tableId === tableId);
-      const seat = saved !== undefined ? client.seatWithToken(tableId, saved.token, saved.seat) : await client.spectate(tableId);
+      const seat = saved !== undefined ? client.seatWithToken(tableId, saved.token, saved.seat) : await playedTable(tableId);
       const log = await seat.log();
       const variants = await variantList();
       if (stopped) return;
