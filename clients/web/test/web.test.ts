@@ -43,7 +43,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   de: ["lobby", "bot", "optional", "bot_numbered", "seconds", "talon"],
   cs: ["partner", "radelci", "bot_numbered", "seconds", "talon"],
   it: ["bot", "bot_tag", "no", "radelci", "bot_numbered", "seconds"],
-  fr: ["bot_numbered", "seconds", "table", "tables", "radelci", "total", "points", "talon",
+  fr: ["bot_numbered", "seconds", "table", "tables", "radelci", "total", "points", "talon", "score",
     "choice_mond_skis_pagat", "choice_double"],
 };
 
