@@ -5,10 +5,13 @@ leaderboard; the history says so."""
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import replace
 
 import grpc
 from tarok_proto.tarok.v1 import match_service_pb2 as ms
+from tarok_proto.tarok.v1 import player_service_pb2 as ps
+from tarok_proto.tarok.v1 import player_service_pb2_grpc as ps_grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 
 from tarok_service.competition import FIRST_RATING, GameRecord, rate
@@ -19,7 +22,15 @@ from tarok_service.server.model import commands
 from tarok_service.server.model.fold import fold
 from tarok_service.variants.registry import find_variant
 
-from ..service.harness import FINISHED, ServerThread, expect_error, play_out, view
+from ..service.harness import (
+    FINISHED,
+    PLAYING,
+    ServerThread,
+    choose,
+    expect_error,
+    play_out,
+    view,
+)
 from .helpers import Metadata, matches, sign_in
 
 
@@ -183,3 +194,55 @@ def test_a_table_whose_closing_hook_was_lost_is_recorded_when_its_players_read(
     assert set(ids) <= listed
     profile = matches(server).GetProfile(ms.GetProfileRequest(), metadata=signed[0])
     assert profile.tables == 1
+
+
+def test_a_bot_token_plays_a_rated_table_and_stops_working_when_revoked(
+    server: ServerThread,
+) -> None:
+    """A script's API token is its owner signed in: it sits at a rated table, plays its seat
+    to the end, the owner's rating changes, and once revoked the token is refused."""
+    owner, owner_md = sign_in(server.channel, "Bot owner")
+    account = ps_grpc.PlayerServiceStub(server.channel)
+    made = account.CreateApiToken(
+        ps.CreateApiTokenRequest(name="rated-bot", scopes=["play"]), metadata=owner_md
+    )
+    bot_md: Metadata = (("authorization", f"Bearer {made.token}"),)
+    request = svc.CreateTableRequest(variant="slovenian", players=3, hands=1, rated=True)
+    table_id = server.stub.CreateTable(request).table_id
+    signed: list[Metadata] = [bot_md]
+    tokens = [
+        server.stub.JoinTable(
+            svc.JoinTableRequest(table_id=table_id, seat=0, name="rated-bot"), metadata=bot_md
+        ).token
+    ]
+    for seat in (1, 2):
+        _, md = sign_in(server.channel, f"guest{seat}")
+        join = svc.JoinTableRequest(table_id=table_id, seat=seat, name=f"seat{seat}")
+        tokens.append(server.stub.JoinTable(join, metadata=md).token)
+        signed.append(md)
+    rng, bot_moves = random.Random(7), 0
+    while True:  # every seat's calls signed in as its player; seat 0 by the API token
+        public = view(server.stub, tokens[1])
+        if public.status != PLAYING:
+            break
+        turn = public.hand.turn
+        mine = server.stub.GetTableView(
+            svc.GetTableViewRequest(token=tokens[turn]), metadata=signed[turn]
+        ).view
+        move = svc.SubmitMoveRequest(token=tokens[turn], move_id=choose(mine, rng))
+        server.stub.SubmitMove(move, metadata=signed[turn])
+        bot_moves += turn == 0
+    assert public.status == FINISHED and bot_moves > 0
+    board = matches(server).ListLeaderboard(
+        ms.ListLeaderboardRequest(variant="slovenian", players=3)
+    )
+    [entry] = [e for e in board.entries if e.player_id == owner]
+    assert entry.rating.games == 1
+    [played] = matches(server).ListHistory(ms.ListHistoryRequest(), metadata=bot_md).tables
+    assert (played.table_id, played.seat, played.rated) == (table_id, 0, True)
+    account.RevokeApiToken(ps.RevokeApiTokenRequest(token_id=made.info.token_id), metadata=owner_md)
+    expect_error(
+        lambda: server.stub.GetTableView(svc.GetTableViewRequest(token=tokens[0]), metadata=bot_md),
+        grpc.StatusCode.UNAUTHENTICATED,
+        "TOKEN_REVOKED",
+    )
