@@ -123,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             "variant": args.variant, "players": args.players, "a": a, "b": b,
             "deals": stats.deals, "mean": stats.mean, "ci95": stats.ci95,
             "seconds": stats.seconds, "timing": {a: timing(a), b: timing(b)},
+            "diffs": stats.diffs,
         }  # fmt: skip
         rows.append(row)
         print(stats.summary(), flush=True)
