@@ -73,12 +73,12 @@ class Stakes:
         return (self.value if over > 0 else -self.value) + self.margin * over
 
 
-def stakes(variant: Variant[Any], state: HandState, aim: Objective) -> Stakes | None:
+def stakes(variant: object, state: HandState, aim: Objective) -> Stakes | None:
     """The contract's `Stakes` in a rule set scored the Slovenian way (a contract played for
     card points by a declarer side); None for any other aim (klop, beggars, valats) or rule
     set, whose solver value is kept as it is. Bonuses (trula, kings, ultimos) and the kontra
     multiplier (a factor common to every card) are left out."""
-    if variant.id not in SCORED or not isinstance(variant, SlovenianFamily):
+    if not isinstance(variant, SlovenianFamily) or variant.id not in SCORED:
         return None
     if aim.bonus or aim.scale <= 1 or not aim.team:
         return None

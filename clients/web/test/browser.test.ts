@@ -122,7 +122,7 @@ describe("the web table in Chromium", { skip }, () => {
     await page.selectOption('select[name="players"]', "4");
     await page.fill('input[name="hands"]', String(hands));
     await page.selectOption('select[name="bots"]', String(bots));
-    await page.selectOption('select[name="bot"]', "heuristic");
+    await page.selectOption('select[name="bot"]', "medium");
     await page.getByTestId("create").click();
     await page.getByTestId("table-id").waitFor({ timeout: 30_000 });
   }

@@ -15,7 +15,7 @@ import type { Event } from "../../typescript/src/index.js";
 import { ROOT } from "../../typescript/test/server.js";
 import { chooseLocale, t, useCatalogues } from "../src/i18n.js";
 import { isStale, OPEN_FOR_MS, seatLines, tableTitle } from "../src/listing.js";
-import { seatNames } from "../src/names.js";
+import { BOT_LEVELS, seatNames } from "../src/names.js";
 import { cardsToDiscard, credited, lineSide } from "../src/results.js";
 import { replayOf } from "../src/steps.js";
 import { LOCALE_DIR, po } from "./catalogue.js";
@@ -33,7 +33,7 @@ function usedKeys(): Set<string> {
   for (const file of readdirSync(SRC).filter((f) => f.endsWith(".ts"))) {
     for (const m of readFileSync(join(SRC, file), "utf8").matchAll(/\bt\("([a-z0-9_]+)"/g)) keys.add(m[1] ?? "");
   }
-  for (const kind of ["heuristic", "random", "pimc"]) keys.add(`bot_${kind}`);
+  for (const kind of ["heuristic", "random", "pimc", ...BOT_LEVELS]) keys.add(`bot_${kind}`);
   return keys;
 }
 
@@ -117,6 +117,22 @@ describe("names, sides and counts", () => {
       { seat: 0, name: "Heuristic bot", bot: "heuristic" },
       { seat: 1, name: "Heuristic bot", bot: "heuristic" },
     ]), ["Hevristični robot 1", "Hevristični robot 2"]);
+  });
+
+  test("the lobby's bot levels are named in every language, and seats of a level by its word", () => {
+    assert.deepEqual([...BOT_LEVELS], ["easy", "medium", "hard", "expert"]);
+    const words = new Set<string>();
+    for (const locale of po.LOCALES) {
+      useCatalogues(catalogues, locale);
+      for (const level of BOT_LEVELS) words.add(seatNames([{ seat: 0, name: "", bot: level }])[0] ?? "");
+    }
+    assert.equal(words.size, BOT_LEVELS.length * po.LOCALES.length); // no level left as its id
+    useCatalogues(catalogues, "sl");
+    assert.deepEqual(seatNames([
+      { seat: 0, name: "Expert bot", bot: "expert" },
+      { seat: 1, name: "Expert bot", bot: "expert" },
+      { seat: 2, name: "Easy bot", bot: "easy" },
+    ]), ["Mojstrski robot 1", "Mojstrski robot 2", "Lahek robot"]);
   });
 
   test("a score line is for the seats it names, the defenders when they made it, else the declarer side", () => {
