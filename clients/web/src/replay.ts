@@ -194,8 +194,8 @@ class ReplayPage {
     const a = found === null ? undefined : trickAnalysis(found, m.trick - 1);
     if (a === undefined) return null;
     const side = a.side.map((s) => this.names[s] ?? "").join(", ");
-    const words = { side, value: analysisNumber(a.value) };
-    const text = (a.measure === "tricks" ? t("analysis_tricks", words) : t("analysis_points", words)) + (a.exact ? "" : " ≈");
+    const words = { side, value: `${a.exact ? "" : "≈"}${analysisNumber(a.value)}` }; // ≈: estimated
+    const text = a.measure === "tricks" ? t("analysis_tricks", words) : t("analysis_points", words);
     const share = a.top > 0 ? Math.max(0, Math.min(1, a.value / a.top)) : 0;
     return h("div", { class: "analysis", "data-testid": "replay-analysis", "data-value": analysisNumber(a.value) },
       h("p", {}, text),
