@@ -39,7 +39,8 @@ def positions(hands: int, seed: int) -> list[HandState]:
             if state.phase == TRICKS and not state.trick:
                 found.append(state)
             assert state.turn is not None
-            state = variant.apply(state, bot.choose(variant.view(state, state.turn), variant, rules))
+            move = bot.choose(variant.view(state, state.turn), variant, rules)
+            state = variant.apply(state, move)
     return found
 
 
