@@ -42,7 +42,6 @@ from ..engine.trickplay import TrickPlay
 from ..engine.variant import Variant
 from ..engine.view import View
 from ..variants.registry import find_rule_set
-from ..variants.slovenian.rules import SlovenianFamily
 from .heuristic import HeuristicBot
 from .pimc import PimcBot
 from .solver import Objective, for_seat, models, objective, solvable, solve_state
@@ -78,20 +77,22 @@ def stakes(variant: object, state: HandState, aim: Objective) -> Stakes | None:
     card points by a declarer side); None for any other aim (klop, beggars, valats) or rule
     set, whose solver value is kept as it is. Bonuses (trula, kings, ultimos) and the kontra
     multiplier (a factor common to every card) are left out."""
-    if not isinstance(variant, SlovenianFamily) or variant.id not in SCORED:
+    # the Slovenian family's contract table and half (read by name: only the rule sets import
+    # a rule set's modules)
+    table: Any = getattr(variant, "contract_table", None)
+    half: Any = getattr(variant, "half", None)
+    if not isinstance(variant, Variant) or variant.id not in SCORED or table is None:
         return None
-    if aim.bonus or aim.scale <= 1 or not aim.team:
+    if half is None or aim.bonus or aim.scale <= 1 or not aim.team:
         return None
-    contract = variant.contract_table[getattr(state, "contract", 0)]
+    contract = table[getattr(state, "contract", 0)]
     if contract.negative or contract.id == "klop":
         return None
-    deck = variant.deck(state.rules)
-    index = deck.index
+    index = variant.deck(state.rules).index
     taken = sum(aim.values[index[c]] for s in aim.team for c in state.piles[s])
     unit = aim.scale
-    return Stakes(
-        taken, variant.half * unit, contract.value * unit, FIXED_MARGIN if contract.fixed else 1.0
-    )
+    margin = FIXED_MARGIN if contract.fixed else 1.0
+    return Stakes(taken, int(half) * unit, int(contract.value) * unit, margin)
 
 
 class ExpertBot:
