@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import statistics
 import sys
 import time
@@ -89,6 +90,37 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def merged(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of the same pairing (rule set, players, A, B) that keep their per-deal differences
+    become one: the mean and 95% CI of all their deals; timing p99s: the largest of the runs'
+    (a bound, not the p99 of the union). Rows without differences stay as they are."""
+    out: list[dict[str, Any]] = []
+    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in rows:
+        if "diffs" not in row:
+            out.append(row)
+            continue
+        key = (row["variant"], row["players"], row["a"], row["b"])
+        into = groups.get(key)
+        if into is None:
+            groups[key] = into = {**row, "diffs": list(row["diffs"]), "timing": dict(row["timing"])}
+            out.append(into)
+            continue
+        into["diffs"] += row["diffs"]
+        into["seconds"] += row["seconds"]
+        for level, t in row["timing"].items():
+            mine = into["timing"].get(level) or {}
+            into["timing"][level] = {k: max(v, mine.get(k, v)) for k, v in t.items()}
+    for into in groups.values():
+        diffs = into["diffs"]
+        into["deals"] = len(diffs)
+        into["mean"] = statistics.fmean(diffs) if diffs else 0.0
+        into["ci95"] = (
+            1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--variant", default="slovenian")
@@ -100,11 +132,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument(
         "--table", type=Path, nargs="*", default=None,
-        help="print the results in these --json files as a markdown table, and stop",
+        help="print the results in these --json files as a markdown table (runs of one pairing "
+        "merged), and stop",
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.table is not None:
-        print(markdown([row for path in args.table for row in json.loads(path.read_text())]))
+        print(
+            markdown(merged([row for path in args.table for row in json.loads(path.read_text())]))
+        )
         return 0
     pairs = (
         [tuple(p.split(":", 1)) for p in args.pairs]
@@ -123,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             "variant": args.variant, "players": args.players, "a": a, "b": b,
             "deals": stats.deals, "mean": stats.mean, "ci95": stats.ci95,
             "seconds": stats.seconds, "timing": {a: timing(a), b: timing(b)},
+            "diffs": stats.diffs,
         }  # fmt: skip
         rows.append(row)
         print(stats.summary(), flush=True)

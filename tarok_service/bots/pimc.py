@@ -85,16 +85,30 @@ class PimcBot:
         return moves[best]
 
     def evaluate(
-        self, view: View, variant: Variant[Any], rules: Rules, sampler: Sampler[Any]
+        self,
+        view: View,
+        variant: Variant[Any],
+        rules: Rules,
+        sampler: Sampler[Any],
+        deadline: float | None = None,
     ) -> list[float] | None:
-        """Mean utility of each legal move over the samples, or None when none was drawn."""
+        """Mean utility of each legal move over the samples, or None when none was drawn.
+        Without `deadline` samples are drawn until `budget` has passed; with one (a
+        `time.perf_counter()` instant), only while the time per sample so far says one more
+        ends before it (at least one sample is drawn)."""
         assert view.seat is not None
-        deadline = time.perf_counter() + self.budget
+        began = time.perf_counter()
+        keep = deadline is not None
+        if deadline is None:
+            deadline = began + self.budget
         base = situation_from_view(view, variant.deck(rules))
         totals = [0.0] * len(view.legal)
         count = failures = 0
         while count < self.max_samples and failures < 10:
-            if count >= self.min_samples and time.perf_counter() >= deadline:
+            now = time.perf_counter()
+            if count >= self.min_samples and now >= deadline:
+                break
+            if keep and count and now + (now - began) / count >= deadline:
                 break
             state = sampler.sample(view, rules, self.rng)
             if state is None:

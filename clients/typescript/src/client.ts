@@ -13,6 +13,7 @@ import {
   TimeoutAction,
 } from "./gen/tarok/v1/tarok_service_pb.js";
 import type {
+  AnalyseHandResponse,
   JoinTableRequestSchema,
   SubmitMoveResponse,
   TableSummary,
@@ -517,6 +518,14 @@ export class TarokSeat {
     );
     if (response.log === undefined) throw new ConnectError("no log in the answer", Code.Internal);
     return response.log;
+  }
+
+  /** A hand of the finished table analysed by perfect play (every hand open): after each card
+   * played, what its side would end with. `dealNumber` 1 for the first hand, 0 for the last. */
+  async analyse(dealNumber = 0): Promise<AnalyseHandResponse> {
+    return this.client.retrying((o) =>
+      this.client.raw.analyseHand({ token: this.token, dealNumber }, o),
+    );
   }
 }
 

@@ -6,10 +6,10 @@ import { accountBar } from "./account.js";
 import { fill, h } from "./dom.js";
 import { locale, t, wordOr } from "./i18n.js";
 import { isStale, seatLines, tableTitle } from "./listing.js";
-import { botWord } from "./names.js";
+import { BOT_LEVELS, botWord } from "./names.js";
 import { playNowPanel } from "./playnow.js";
 
-const BOTS = ["heuristic", "random", "pimc"];
+const DEFAULT_LEVEL = "medium";
 const CLOCKS = [0, 15, 30, 60, 120];
 
 const NAME_KEY = "tarok.name";
@@ -75,7 +75,8 @@ export async function showLobby(root: HTMLElement, openTable: (tableId: string) 
   );
   const playersSelect = h("select", { name: "players" });
   const botsSelect = h("select", { name: "bots" });
-  const botKind = h("select", { name: "bot" }, BOTS.map((b) => h("option", { value: b }, botWord(b))));
+  const botKind = h("select", { name: "bot" },
+    BOT_LEVELS.map((b) => h("option", { value: b, selected: b === DEFAULT_LEVEL }, botWord(b))));
   const hands = h("input", { name: "hands", type: "number", min: 1, max: 100, value: 4 });
   const tableName = h("input", { name: "display_name", maxlength: 60, placeholder: t("optional") });
   const privateBox = h("input", { name: "private", type: "checkbox" });

@@ -7,15 +7,20 @@ export interface NamedSeat {
   readonly bot: string;
 }
 
-// The names the server gives the bots it seats (tables.py); a seat called so is shown by the
+// The names the server gives the bots it seats (usecases/botseats.py); a seat called so is shown by the
 // page's own word for its bot, so that it is translated and numbered.
-const SERVER_BOT_NAMES = new Set(["Random bot", "Heuristic bot", "PIMC bot"]);
+const SERVER_BOT_NAMES = new Set([
+  "Random bot", "Heuristic bot", "PIMC bot", "Easy bot", "Medium bot", "Hard bot", "Expert bot",
+]);
 
 function isPlainBot(s: NamedSeat): boolean {
   return s.bot !== "" && (s.name === "" || SERVER_BOT_NAMES.has(s.name));
 }
 
-/** The bot kind's word ("Heuristic bot"); unknown kinds by their id. */
+/** The bot levels the lobby offers, weakest first (the server's names; `docs/bots.md`). */
+export const BOT_LEVELS = ["easy", "medium", "hard", "expert"] as const;
+
+/** The bot kind's word ("Heuristic bot", "Expert bot"); unknown kinds by their id. */
 export function botWord(kind: string): string {
   return wordOr(`bot_${kind}`, kind);
 }

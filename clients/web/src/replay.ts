@@ -2,8 +2,9 @@
 // play trick by trick (buttons or the arrow keys), read from the table's log.
 import { create } from "@bufbuild/protobuf";
 import { CardSchema } from "../../typescript/src/index.js";
-import type { Card, HandResult, MoveMade, TableLog, VariantInfo } from "../../typescript/src/index.js";
+import type { AnalyseHandResponse, Card, HandResult, MoveMade, TableLog, TarokSeat, VariantInfo } from "../../typescript/src/index.js";
 import { playedTable } from "./account.js";
+import { analysisNumber, trickAnalysis } from "./analysis.js";
 import { client, errorText, languageMenu, savedSeats, variantList, vocabulary } from "./api.js";
 import { cardFace } from "./cards.js";
 import { fill, h, keepFocus } from "./dom.js";
@@ -20,6 +21,7 @@ const VALUE_KINDS = ["card", "contract", "bonus", "kontra", "declaration", "comb
 export function showReplay(root: HTMLElement, tableId: string, back: () => void): () => void {
   let stopped = false;
   let stopKeys: () => void = () => undefined;
+  let page: ReplayPage | undefined;
   fill(root, h("p", { class: "muted" }, t("loading_replay")));
   void (async () => {
     try {
@@ -28,7 +30,7 @@ export function showReplay(root: HTMLElement, tableId: string, back: () => void)
       const log = await seat.log();
       const variants = await variantList();
       if (stopped) return;
-      const page = new ReplayPage(root, log, variants, back);
+      page = new ReplayPage(root, log, variants, back, seat);
       stopKeys = page.listen();
       page.render();
     } catch (err) {
@@ -39,6 +41,7 @@ export function showReplay(root: HTMLElement, tableId: string, back: () => void)
   return () => {
     stopped = true;
     stopKeys();
+    page?.stop();
   };
 }
 
@@ -50,12 +53,17 @@ class ReplayPage {
   private readonly variantName: string;
   private readonly players: number;
   private at = 0;
+  private stopped = false;
+  // each hand's analysis (by 0-based hand): asked once, null when the server has none for it
+  private readonly analyses = new Map<number, AnalyseHandResponse | null>();
+  private readonly asked = new Set<number>();
 
   constructor(
     private readonly root: HTMLElement,
     private readonly log: TableLog,
     variants: readonly VariantInfo[],
     private readonly back: () => void,
+    private readonly seat: TarokSeat,
   ) {
     const created = log.events.find((e) => e.body.case === "tableCreated")?.body;
     const variantId = created?.case === "tableCreated" ? created.value.variant : "";
@@ -81,12 +89,17 @@ class ReplayPage {
     return () => document.removeEventListener("keydown", onKey);
   }
 
+  stop(): void {
+    this.stopped = true;
+  }
+
   private go(to: number): void {
     this.at = Math.max(0, Math.min(this.replay.moments.length - 1, to));
     this.render();
   }
 
   render(): void {
+    if (this.stopped) return;
     const moment = this.replay.moments[this.at];
     const last = this.replay.moments.length - 1;
     const step = (key: string, label: string, to: number, disabled: boolean): HTMLElement =>
@@ -144,12 +157,52 @@ class ReplayPage {
         : null,
       m.kind === "trick"
         ? h("div", { class: "trick", "data-testid": "replay-trick" },
-            h("div", { class: "cards" }, m.plays.map((p) =>
-              h("figure", {}, this.card(moveCard(p), false), h("figcaption", {}, this.names[p.seat] ?? "")))),
-            m.winner !== undefined ? h("p", {}, t("trick_won_by", { name: this.names[m.winner] ?? "" })) : null)
+            h("div", { class: "cards" }, m.plays.map((p) => this.played(m, p))),
+            m.winner !== undefined ? h("p", {}, t("trick_won_by", { name: this.names[m.winner] ?? "" })) : null,
+            this.analysisBar(m))
         : null,
       m.scored?.result !== undefined ? this.result(m.scored.result) : null,
     );
+  }
+
+  /** A card of a trick with its player and, once the hand is analysed, what it cost. */
+  private played(m: Moment, p: MoveMade): HTMLElement {
+    const code = moveCard(p);
+    const found = this.analyses.get(m.hand);
+    const analysed = found ? trickAnalysis(found, m.trick - 1) : undefined;
+    const cost = analysed?.costs.get(code) ?? 0;
+    const lost = cost >= 0.05;
+    return h("figure", { "data-cost": analysed === undefined ? undefined : analysisNumber(cost) },
+      this.card(code, false),
+      h("figcaption", {}, this.names[p.seat] ?? "",
+        lost ? h("span", { class: "cost" }, ` (${t("analysis_cost", { n: analysisNumber(cost) })})`) : null));
+  }
+
+  /** The hand's analysis after this trick as a bar: what perfect play from here gives the side
+   * (asked of the server the first time a trick of the hand is shown). */
+  private analysisBar(m: Moment): HTMLElement | null {
+    if (!this.asked.has(m.hand)) {
+      this.asked.add(m.hand);
+      this.seat.analyse(m.hand + 1).then(
+        (found) => this.analyses.set(m.hand, found),
+        () => this.analyses.set(m.hand, null), // not analysable (a rule set or contract the solver does not model)
+      ).finally(() => {
+        if (this.replay.moments[this.at]?.hand === m.hand) this.render();
+      });
+    }
+    const found = this.analyses.get(m.hand);
+    if (found === undefined) return h("p", { class: "muted", "data-testid": "replay-analysis" }, t("analysis_loading"));
+    const a = found === null ? undefined : trickAnalysis(found, m.trick - 1);
+    if (a === undefined) return null;
+    const side = a.side.map((s) => this.names[s] ?? "").join(", ");
+    const words = { side, value: `${a.exact ? "" : "≈"}${analysisNumber(a.value)}` }; // ≈: estimated
+    const text = a.measure === "tricks" ? t("analysis_tricks", words) : t("analysis_points", words);
+    const share = a.top > 0 ? Math.max(0, Math.min(1, a.value / a.top)) : 0;
+    return h("div", { class: "analysis", "data-testid": "replay-analysis", "data-value": analysisNumber(a.value) },
+      h("p", {}, text),
+      h("div", { class: "analysis-bar", role: "meter", "aria-label": text, "aria-valuemin": 0,
+        "aria-valuemax": analysisNumber(a.top), "aria-valuenow": analysisNumber(a.value) },
+      h("span", { style: `width: ${(share * 100).toFixed(1)}%` })));
   }
 
   private dealt(m: Moment): HTMLElement {

@@ -123,7 +123,7 @@ describe("the web table in Chromium", { skip }, () => {
     await page.selectOption('select[name="players"]', String(players));
     await page.fill('input[name="hands"]', String(hands));
     await page.selectOption('select[name="bots"]', String(bots));
-    await page.selectOption('select[name="bot"]', "heuristic");
+    await page.selectOption('select[name="bot"]', "medium");
     await page.getByTestId("create").click();
     await page.getByTestId("table-id").waitFor({ timeout: 30_000 });
   }
@@ -169,7 +169,7 @@ describe("the web table in Chromium", { skip }, () => {
     await createWithBots(page, "Ana", 3);
     // Three bots of one kind, told apart.
     const names = await page.locator(".seat strong").allTextContents();
-    assert.deepEqual(names, ["Ana (you)", "Heuristic bot 1", "Heuristic bot 2", "Heuristic bot 3"]);
+    assert.deepEqual(names, ["Ana (you)", "Medium bot 1", "Medium bot 2", "Medium bot 3"]);
 
     // Mid-hand the server restarts on the same ports (same store and signing key): the page
     // shows that it is reconnecting, then carries on with the same seat.
@@ -201,6 +201,7 @@ describe("the web table in Chromium", { skip }, () => {
     for (let i = 0; i < 60 && (await page.locator('[data-testid="replay"] h2').textContent())?.endsWith("trick 3") !== true; i++) {
       await page.keyboard.press("ArrowRight");
     }
+    await page.locator('[data-testid="replay-analysis"][data-value]').waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(SHOTS, "web-replay.png"), fullPage: true });
     await page.goBack();
     await page.getByTestId("rematch").waitFor({ timeout: 30_000 });
@@ -302,6 +303,10 @@ describe("the web table in Chromium", { skip }, () => {
     assert.equal(await position(), `Step 2 of ${total}`);
     while ((await page.getByTestId("replay").getAttribute("data-kind")) !== "trick") await page.keyboard.press("ArrowRight");
     assert.equal(await page.locator('[data-testid="replay-trick"] figure').count(), 4, "a trick of four cards");
+    // the hand's analysis (AnalyseHand) at this trick: the side's perfect-play value, each card's cost
+    await page.locator('[data-testid="replay-analysis"][data-value]').waitFor({ timeout: 60_000 });
+    assert.match((await page.getByTestId("replay-analysis").textContent()) ?? "", /^Perfect play from here: /);
+    assert.equal(await page.locator('[data-testid="replay-trick"] figure[data-cost]').count(), 4, "each card's cost");
     await page.keyboard.press("ArrowRight");
     assert.deepEqual(await axeViolations(page), [], "axe on the replay");
     await page.screenshot({ path: join(ARTIFACTS, "replay.png"), fullPage: true });
@@ -426,7 +431,7 @@ describe("the web table in Chromium", { skip }, () => {
     const row = page.locator(`[data-testid="open-tables"] [data-table="${tableId}"]`);
     await row.waitFor();
     assert.equal(await row.locator("strong").textContent(), "Slovenian tarok table", "a title, not the table id");
-    assert.deepEqual(await row.locator(".lobby-seats li").allTextContents(), ["free", "free", "Heuristic bot 1", "Heuristic bot 2"]);
+    assert.deepEqual(await row.locator(".lobby-seats li").allTextContents(), ["free", "free", "Medium bot 1", "Medium bot 2"]);
     assert.deepEqual(await axeViolations(page), [], "axe on the lobby with tables");
     await page.goto(`${server.httpUrl}/#/table/${tableId}`);
     await page.getByText("You left this seat.").waitFor({ timeout: 30_000 });

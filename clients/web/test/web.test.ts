@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import {
+  AnalyseHandResponseSchema,
+  CardAnalysisSchema,
   EventSchema,
   HandResultSchema,
   ScoreLineSchema,
@@ -13,9 +15,10 @@ import {
 } from "../../typescript/src/index.js";
 import type { Event } from "../../typescript/src/index.js";
 import { ROOT } from "../../typescript/test/server.js";
+import { analysisNumber, trickAnalysis } from "../src/analysis.js";
 import { chooseLocale, t, useCatalogues } from "../src/i18n.js";
 import { isStale, OPEN_FOR_MS, seatLines, tableTitle } from "../src/listing.js";
-import { seatNames } from "../src/names.js";
+import { BOT_LEVELS, seatNames } from "../src/names.js";
 import { cardsToDiscard, credited, lineSide } from "../src/results.js";
 import { replayOf } from "../src/steps.js";
 import { LOCALE_DIR, po } from "./catalogue.js";
@@ -33,7 +36,7 @@ function usedKeys(): Set<string> {
   for (const file of readdirSync(SRC).filter((f) => f.endsWith(".ts"))) {
     for (const m of readFileSync(join(SRC, file), "utf8").matchAll(/\bt\("([a-z0-9_]+)"/g)) keys.add(m[1] ?? "");
   }
-  for (const kind of ["heuristic", "random", "pimc"]) keys.add(`bot_${kind}`);
+  for (const kind of ["heuristic", "random", "pimc", ...BOT_LEVELS]) keys.add(`bot_${kind}`);
   return keys;
 }
 
@@ -120,6 +123,48 @@ describe("names, sides and counts", () => {
       { seat: 0, name: "Heuristic bot", bot: "heuristic" },
       { seat: 1, name: "Heuristic bot", bot: "heuristic" },
     ]), ["Hevristični robot 1", "Hevristični robot 2"]);
+  });
+
+  test("the lobby's bot levels are named in every language, and seats of a level by its word", () => {
+    assert.deepEqual([...BOT_LEVELS], ["easy", "medium", "hard", "expert"]);
+    const words = new Set<string>();
+    for (const locale of po.LOCALES) {
+      useCatalogues(catalogues, locale);
+      for (const level of BOT_LEVELS) words.add(seatNames([{ seat: 0, name: "", bot: level }])[0] ?? "");
+    }
+    assert.equal(words.size, BOT_LEVELS.length * po.LOCALES.length); // no level left as its id
+    useCatalogues(catalogues, "sl");
+    assert.deepEqual(seatNames([
+      { seat: 0, name: "Expert bot", bot: "expert" },
+      { seat: 1, name: "Expert bot", bot: "expert" },
+      { seat: 2, name: "Easy bot", bot: "easy" },
+    ]), ["Mojstrski robot 1", "Mojstrski robot 2", "Lahek robot"]);
+  });
+
+  test("a trick's analysis: the side's value after its last card, each card's cost to its own side", () => {
+    const card = (trick: number, seat: number, code: string, value: number, best: number, exact = true) =>
+      create(CardAnalysisSchema, { trick, seat, card: code, side: [0, 2], value, best, exact });
+    const found = create(AnalyseHandResponseSchema, {
+      dealNumber: 1, contract: "three", measure: "points",
+      cards: [
+        card(0, 0, "T21", 40, 40), card(0, 1, "H8", 40, 40), card(0, 2, "HK", 38, 40), card(0, 3, "H7", 38, 36),
+        card(1, 1, "S8", 38, 42 + 1 / 3, false), card(1, 2, "S7", 37, 38, false),
+      ],
+    });
+    const first = trickAnalysis(found, 0);
+    assert.ok(first !== undefined);
+    assert.deepEqual(first.side, [0, 2]);
+    assert.equal(first.value, 38);
+    assert.equal(first.top, 42 + 1 / 3);
+    assert.equal(first.exact, true);
+    // seat 2 (declarer side) lost 2 by its king; seat 3 (opponents) kept the side at 38, not 36
+    assert.deepEqual([...first.costs], [["T21", 0], ["H8", 0], ["HK", 2], ["H7", 2]]);
+    const second = trickAnalysis(found, 1);
+    assert.equal(second?.exact, false);
+    assert.equal(second?.costs.get("S8"), 0); // an opponent's card that lowered the side costs it nothing
+    assert.equal(second?.costs.get("S7"), 1);
+    assert.equal(trickAnalysis(found, 2), undefined);
+    assert.deepEqual([40, 42 + 1 / 3, 36.5].map(analysisNumber), ["40", "42.3", "36.5"]);
   });
 
   test("a score line is for the seats it names, the defenders when they made it, else the declarer side", () => {
