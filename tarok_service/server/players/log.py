@@ -14,13 +14,12 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import get_args
 
-from google.protobuf.message import Message
 from tarok_proto.tarok.v1 import players_pb2 as pl
 
 from ...store import NewEvent, StoredEvent
 from .. import errors as e
+from ..model.entries import EntryCodec
 from ..usecases.context import Context
 from ..usecases.write import Append, Decision, Done, always, save
 
@@ -37,7 +36,9 @@ Body = (
     | pl.PlayerSuspended
     | pl.PlayerReinstated
 )
-CLASSES: dict[str, type[Message]] = {cls.DESCRIPTOR.full_name: cls for cls in get_args(Body)}
+CODEC: EntryCodec[Body] = EntryCodec(Body, "player event", full_names=True)
+encode = CODEC.encode
+decode = CODEC.decode
 CLAIMED = pl.SignInClaimed.DESCRIPTOR.full_name
 
 
@@ -53,19 +54,6 @@ def signin_log(kind: str, key: str) -> str:
 
 def new_player_id() -> str:
     return secrets.token_hex(PLAYER_ID_BYTES)
-
-
-def encode(bodies: Sequence[Body]) -> list[NewEvent]:
-    return [NewEvent(b.DESCRIPTOR.full_name, b.SerializeToString()) for b in bodies]
-
-
-def decode(stored: StoredEvent) -> Body:
-    cls = CLASSES.get(stored.type)
-    if cls is None:
-        raise ValueError(f"unknown player event {stored.type!r} at {stored.table_id}")
-    body = cls.FromString(stored.payload)
-    assert isinstance(body, Body)
-    return body
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import get_args
 
-from google.protobuf.message import Message
 from tarok_proto.tarok.v1 import tournaments_pb2 as tm
 
 from ...competition import Game, GameRecord, schedule
-from ...store import NewEvent, StoredEvent
 from .. import errors as e
+from ..model.entries import EntryCodec
 from ..usecases.context import Context
 from ..usecases.write import Append, Decision, Done, always, save
 
@@ -36,25 +34,13 @@ Body = (
     | tm.EntrantCheckedIn
     | tm.TournamentPaused
 )
-# Every entry type of a tournament's log, by name: the members of `Body`, listed once.
-CLASSES: dict[str, type[Message]] = {cls.DESCRIPTOR.name: cls for cls in get_args(Body)}
+CODEC: EntryCodec[Body] = EntryCodec(Body, "tournament event")
+encode = CODEC.encode
+decode = CODEC.decode
 
 
 def ratings_log(variant: str) -> str:
     return f"ratings.{variant}"
-
-
-def encode(bodies: Sequence[Body]) -> list[NewEvent]:
-    return [NewEvent(b.DESCRIPTOR.name, b.SerializeToString()) for b in bodies]
-
-
-def decode(stored: StoredEvent) -> Body:
-    cls = CLASSES.get(stored.type)
-    if cls is None:
-        raise ValueError(f"unknown tournament event {stored.type!r} at {stored.table_id}")
-    body = cls.FromString(stored.payload)
-    assert isinstance(body, Body)
-    return body
 
 
 def not_found(tournament_id: str) -> e.ServiceError:
