@@ -9,8 +9,6 @@ however often the call is retried), naming the operator key by its public id onl
 
 from __future__ import annotations
 
-import hmac
-
 from tarok_proto.tarok.v1 import player_service_pb2 as ps
 from tarok_proto.tarok.v1 import players_pb2 as pl
 
@@ -18,6 +16,7 @@ from ...store import NewEvent
 from .. import errors as e
 from ..usecases.context import Context
 from ..usecases.limits import MAX_REASON, check_id, check_text
+from ..usecases.sharedkeys import check_shared_key
 from ..usecases.tokens import key_id
 from ..usecases.write import record_once
 from .log import APPEND_RETRIES, Body, Players, PlayerState
@@ -31,16 +30,14 @@ MAX_PAGE_TOKEN = 19  # digits of a sequence number
 def check_key(ctx: Context, given: str) -> str:
     """The operator's public id; UNAUTHENTICATED unless `given` is the server's operator key."""
     configured = ctx.config.operator_key
-    if not configured:
-        raise e.ServiceError(
-            e.UNAUTHENTICATED,
-            e.OPERATOR_KEY_REQUIRED,
-            "this server has no operators: start it with --operator-key (or TAROK_OPERATOR_KEY)",
-        )
-    if not given:
-        raise e.ServiceError(e.UNAUTHENTICATED, e.OPERATOR_KEY_REQUIRED, "operator_key is required")
-    if not hmac.compare_digest(given.encode(), configured.encode()):
-        raise e.ServiceError(e.UNAUTHENTICATED, e.BAD_OPERATOR_KEY, "the operator key is wrong")
+    check_shared_key(
+        configured,
+        given,
+        role="operator",
+        flag="--operator-key",
+        required=e.OPERATOR_KEY_REQUIRED,
+        wrong=e.BAD_OPERATOR_KEY,
+    )
     return key_id(configured.encode())
 
 

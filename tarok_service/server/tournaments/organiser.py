@@ -9,10 +9,9 @@ tokens (nor the other way round).
 
 from __future__ import annotations
 
-import hmac
-
 from .. import errors as e
 from ..usecases.context import Context
+from ..usecases.sharedkeys import check_shared_key
 from ..usecases.tokens import TokenSigner
 
 ORGANISER_KEY = b"tarok.v1 organiser tokens"
@@ -24,21 +23,15 @@ def organiser_signer(ctx: Context) -> TokenSigner:
 
 
 def check_key(ctx: Context, given: str) -> None:
-    """UNAUTHENTICATED unless `given` is the server's organiser key (constant-time compare)."""
-    configured = ctx.config.organiser_key
-    if not configured:
-        raise e.ServiceError(
-            e.UNAUTHENTICATED,
-            e.ORGANISER_KEY_REQUIRED,
-            "this server takes no tournaments: start it with --organiser-key "
-            "(or TAROK_ORGANISER_KEY)",
-        )
-    if not given:
-        raise e.ServiceError(
-            e.UNAUTHENTICATED, e.ORGANISER_KEY_REQUIRED, "organiser_key is required"
-        )
-    if not hmac.compare_digest(given.encode(), configured.encode()):
-        raise e.ServiceError(e.UNAUTHENTICATED, e.BAD_ORGANISER_KEY, "the organiser key is wrong")
+    """UNAUTHENTICATED unless `given` is the server's organiser key."""
+    check_shared_key(
+        ctx.config.organiser_key,
+        given,
+        role="organiser",
+        flag="--organiser-key",
+        required=e.ORGANISER_KEY_REQUIRED,
+        wrong=e.BAD_ORGANISER_KEY,
+    )
 
 
 def is_organiser(ctx: Context, signer: TokenSigner, token: str, tournament_id: str) -> bool:
