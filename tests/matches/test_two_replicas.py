@@ -4,9 +4,6 @@ store, not in a process)."""
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,28 +15,11 @@ from tarok_proto.tarok.v1 import match_service_pb2_grpc as ms_grpc
 from tarok_proto.tarok.v1 import tarok_service_pb2 as svc
 from tarok_proto.tarok.v1 import tarok_service_pb2_grpc as svc_grpc
 
-from ..service.test_two_processes import ROOT, tarok_command
+from ..service.test_two_processes import start
 from .helpers import sign_in
 from .test_findmatch import find_together
 
 pytestmark = pytest.mark.slow
-
-
-def start(store: str) -> tuple[subprocess.Popen[str], str]:
-    env = dict(os.environ, TAROK_SECRET="two-replica-secret")
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "clients" / "python")])
-    proc = subprocess.Popen(
-        [*tarok_command(), "serve", "--store", store, "--host", "127.0.0.1", "--port", "0"],
-        stdout=subprocess.PIPE,
-        env=env,
-        text=True,
-    )
-    assert proc.stdout is not None
-    found = re.search(r"listening on \S+:(\d+)", proc.stdout.readline())
-    if found is None:
-        proc.kill()
-        raise AssertionError(f"server did not start: exit {proc.wait()}")
-    return proc, f"127.0.0.1:{found.group(1)}"
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
