@@ -117,6 +117,8 @@ NOTES: dict[str, str] = {
     "ListMyTables": _SIGNED_IN,
     "SuspendPlayer": "`OPERATOR_KEY`: the server's operator key (`--operator-key`); `PLAYER`: "
     "a `player.playerId`.",
+    "CloseTable": "`OPERATOR_KEY`: the server's operator key (`--operator-key`); `TABLE`: the "
+    "table to end.",
     "ListAuditEvents": "`OPERATOR_KEY`: the server's operator key (`--operator-key`).",
     "FindMatch": _SIGNED_IN + " A stream: progress reports (`waiting`), then the seat (`found`: "
     "table id and seat token); Ctrl-C leaves the queue (docs/players.md).",

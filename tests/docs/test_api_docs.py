@@ -26,7 +26,7 @@ from tarok_service.server.tournaments import log as tournament_log
 from tarok_service.server.usecases import rematch
 
 from ..players.issuer import AUDIENCE, Issuer
-from ..service.harness import ServerThread, config
+from ..service.harness import ServerThread, config, create
 
 ROOT = Path(__file__).resolve().parents[2]
 BUF = Path(sys.executable).parent / "buf"
@@ -225,8 +225,13 @@ def test_every_example_runs_against_a_server(server: ServerThread, issuer: Issue
     assert ex.run("PlayerService.ListMyTables").get("tables", []) == []
     _players_games(ex, server, player)
     assert ex.run("PlayerService.SuspendPlayer")["player"]["suspended"] is True
+    ex.variables["TABLE"] = create(server.stub)
+    assert ex.run("PlayerService.CloseTable")["closed"] is True
     audit = ex.run("PlayerService.ListAuditEvents")["events"]
-    assert [(a["action"], a["playerId"]) for a in audit] == [("suspend", player)]
+    assert [(a["action"], a.get("playerId", a.get("tableId"))) for a in audit] == [
+        ("suspend", player),
+        ("close_table", ex.variables["TABLE"]),
+    ]
 
     assert ex.ran == set(ex.commands), set(ex.commands) - ex.ran
 

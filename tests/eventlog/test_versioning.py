@@ -150,7 +150,7 @@ def test_events_are_written_with_full_names_and_versions() -> None:
     assert [w.type for w in written] == [
         "tarok.v1.HandScored@2",
         "tarok.v1.MoveMade@1",
-        "tarok.v1.TableClosed@2",
+        "tarok.v1.TableClosed@3",
     ]
     assert events.parse_type("HandScored") == ("tarok.v1.HandScored", 1)
     assert events.parse_type("tarok.v1.MoveMade@1") == ("tarok.v1.MoveMade", 1)

@@ -71,6 +71,10 @@ class _Replay:
 
     def closed(self, at: int, closed: ev.TableClosed) -> str | None:
         where = f"event {at} (the end)"
+        if closed.closed_by:  # an operator ended it: the hands scored so far, nothing added
+            if closed.hands_played != self.match.played:
+                return f"{where}: {closed.hands_played} hands recorded, {self.match.played} played"
+            return self._totals(where, closed.totals, closed.radelci, closed.pot)
         if not self.scored:
             return f"{where}: deal {self.deal} was not scored"
         if closed.hands_played != self.match.played:

@@ -88,7 +88,7 @@ async def record(ctx: Context, book: RatingBook, table: TableState) -> None:
     if table.tournament_id or not any(table.player_ids):
         return
     changes: dict[str, tuple[Rated, Rated]] = {}
-    if table.rated:
+    if table.rated and not table.closed_by:  # a table an operator ended is not rated
         changes = await rate_table(ctx, book, table)
     for pid, entry in played(table, ctx.clock(), changes).items():
         event = logs.encode([entry], f"played:{table.table_id}")[0]

@@ -53,7 +53,7 @@ Payload = (
 # recorded field changes, and register an upcaster from the old version in UPCASTERS.
 SCHEMAS: dict[str, int] = {name: 1 for name in CLASSES}
 SCHEMAS[HAND_SCORED] = 2  # 2: result.settled (what the hand credited, line by line)
-SCHEMAS[TABLE_CLOSED] = 2  # 2: adjustments (the end-of-match lines)
+SCHEMAS[TABLE_CLOSED] = 3  # 2: adjustments (the end-of-match lines); 3: closed_by, reason
 SCHEMAS[PLAYER_SEATED] = 2  # 2: player_id (the signed-in player of the seat)
 
 Upcaster = Callable[[bytes], bytes]
@@ -69,6 +69,7 @@ def _unchanged(payload: bytes) -> bytes:
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     (HAND_SCORED, 1): _unchanged,
     (TABLE_CLOSED, 1): _unchanged,
+    (TABLE_CLOSED, 2): _unchanged,  # closed at its end, not by an operator
     (PLAYER_SEATED, 1): _unchanged,  # a seat of before sign-in: anonymous ("")
 }
 # Logs written before full names and versions stored the message's short name (version 1).

@@ -58,6 +58,7 @@ class TableState:
     player_ids: tuple[str, ...] = ()  # the signed-in player of each seat ("": anonymous, bot)
     rematch_of: str = ""  # the finished table this one is a rematch of
     rated: bool = False  # only signed-in players and bots sit; ratings change at the end
+    closed_by: str = ""  # the operator who closed the table before its end (its key's id)
     rules_version: int = 0  # the rules version the table was created under
     last_settled: Settlement | None = None  # what the last scored hand credited, line by line
     checkpoint: ev.TableSnapshot | None = None  # the snapshot after the latest HandScored
@@ -324,7 +325,28 @@ def closed_payload(match: MatchState) -> ev.TableClosed:
     return out
 
 
+def operator_closed(table: TableState, closed_by: str, reason: str) -> ev.TableClosed:
+    """The TableClosed of an operator ending `table` now: the totals of the hands scored so
+    far (a hand in play is not scored; no end-of-match adjustments)."""
+    match = table.match
+    return ev.TableClosed(
+        totals=match.totals,
+        radelci=match.radelci,
+        pot=match.pot,
+        hands_played=match.played,
+        closed_by=closed_by,
+        reason=reason,
+    )
+
+
 def _closed(table: TableState, version: int, payload: ev.TableClosed) -> TableState:
+    if payload.closed_by:
+        recorded_end = operator_closed(table, payload.closed_by, payload.reason)
+        if list(recorded_end.totals) != list(payload.totals):
+            raise e.ReplayMismatch(table.table_id, version, "final totals")
+        return replace(
+            table, version=version, status=FINISHED, closed_by=payload.closed_by, deadline=None
+        )
     if not table.rules_current:
         return _closed_as_recorded(table, version, payload)
     match = table.variant.close(table.match)

@@ -186,6 +186,9 @@ class PlayersApp:
         player = await operators.suspend(self.ctx, self.players, request)
         return ps.SuspendPlayerResponse(player=player_msg(player))
 
+    async def close_table(self, request: ps.CloseTableRequest) -> ps.CloseTableResponse:
+        return await operators.close_table(self.ctx, request)
+
     async def list_audit_events(
         self, request: ps.ListAuditEventsRequest
     ) -> ps.ListAuditEventsResponse:

@@ -14,6 +14,7 @@ from tarok_proto.tarok.v1 import players_pb2 as pl
 
 from ...store import NewEvent
 from .. import errors as e
+from ..usecases import close
 from ..usecases.context import Context
 from ..usecases.limits import MAX_REASON, check_id, check_text
 from ..usecases.sharedkeys import check_shared_key
@@ -69,6 +70,22 @@ async def suspend(ctx: Context, players: Players, request: ps.SuspendPlayerReque
     return after
 
 
+async def close_table(ctx: Context, request: ps.CloseTableRequest) -> ps.CloseTableResponse:
+    """End a table now (usecases/close.py), then record it in the audit trail."""
+    operator = check_key(ctx, request.operator_key)
+    reason = check_text(request.reason, "reason", MAX_REASON)
+    version, closed = await close.close_table(ctx, request.table_id, operator, reason)
+    if closed:
+        entry = pl.AuditRecorded(
+            action="close_table", table_id=request.table_id, reason=reason, operator=operator
+        )
+        entry.at.FromSeconds(int(ctx.clock()))
+        rid = f"close_table:{request.table_id}"  # a table closes once: one entry however asked
+        event = NewEvent(RECORDED, entry.SerializeToString(), rid)
+        await record_once(ctx, AUDIT, event, retries=APPEND_RETRIES, busy="the audit log is busy")
+    return ps.CloseTableResponse(version=version, closed=closed)
+
+
 async def list_audit(
     ctx: Context, request: ps.ListAuditEventsRequest
 ) -> ps.ListAuditEventsResponse:
@@ -94,6 +111,7 @@ async def list_audit(
                 reason=entry.reason,
                 at=entry.at,
                 operator=entry.operator,
+                table_id=entry.table_id,
             )
         )
     if stored and await ctx.store.version(AUDIT) > stored[-1].seq:

@@ -79,6 +79,12 @@ class PlayerServicer(ps_grpc.PlayerServiceServicer):
         return await self.app.suspend_player(request)
 
     @unary
+    async def CloseTable(
+        self, request: ps.CloseTableRequest, context: Ctx
+    ) -> ps.CloseTableResponse:
+        return await self.app.close_table(request)
+
+    @unary
     async def ListAuditEvents(
         self, request: ps.ListAuditEventsRequest, context: Ctx
     ) -> ps.ListAuditEventsResponse:

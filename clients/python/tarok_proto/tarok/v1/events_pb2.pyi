@@ -340,8 +340,17 @@ class TableClosed(_message.Message):
     POT_FIELD_NUMBER: _builtins.int
     HANDS_PLAYED_FIELD_NUMBER: _builtins.int
     ADJUSTMENTS_FIELD_NUMBER: _builtins.int
+    CLOSED_BY_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
     pot: _builtins.int
     hands_played: _builtins.int
+    closed_by: _builtins.str
+    """Set when an operator closed the table before its end (PlayerService.CloseTable): the
+    operator key's public id. `totals` are then those of the hands scored so far (a hand in
+    play is not scored) and there are no adjustments.
+    """
+    reason: _builtins.str
+    """Why the operator closed it (at most 200 characters)."""
     @_builtins.property
     def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
@@ -360,10 +369,12 @@ class TableClosed(_message.Message):
         pot: _builtins.int = ...,
         hands_played: _builtins.int = ...,
         adjustments: _results_pb2.Settlement | None = ...,
+        closed_by: _builtins.str = ...,
+        reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["adjustments", b"adjustments"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["adjustments", b"adjustments", "hands_played", b"hands_played", "pot", b"pot", "radelci", b"radelci", "totals", b"totals"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["adjustments", b"adjustments", "closed_by", b"closed_by", "hands_played", b"hands_played", "pot", b"pot", "radelci", b"radelci", "reason", b"reason", "totals", b"totals"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

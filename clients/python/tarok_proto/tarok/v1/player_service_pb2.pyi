@@ -612,6 +612,57 @@ class SuspendPlayerResponse(_message.Message):
 Global___SuspendPlayerResponse: _TypeAlias = SuspendPlayerResponse  # noqa: Y015
 
 @_typing.final
+class CloseTableRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OPERATOR_KEY_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    operator_key: _builtins.str
+    """The server's operator key (`tarok serve --operator-key`)."""
+    table_id: _builtins.str
+    reason: _builtins.str
+    """Why (at most 200 characters; kept in the table's log and the audit trail)."""
+    def __init__(
+        self,
+        *,
+        operator_key: _builtins.str = ...,
+        table_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["operator_key", b"operator_key", "reason", b"reason", "table_id", b"table_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CloseTableRequest: _TypeAlias = CloseTableRequest  # noqa: Y015
+
+@_typing.final
+class CloseTableResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    CLOSED_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    """The table's version after it (its last event)."""
+    closed: _builtins.bool
+    """False when the table had already ended (nothing was written)."""
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        closed: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["closed", b"closed", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CloseTableResponse: _TypeAlias = CloseTableResponse  # noqa: Y015
+
+@_typing.final
 class ListAuditEventsRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -648,11 +699,14 @@ class AuditEvent(_message.Message):
     REASON_FIELD_NUMBER: _builtins.int
     AT_FIELD_NUMBER: _builtins.int
     OPERATOR_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
     seq: _builtins.int
     action: _builtins.str
     player_id: _builtins.str
     reason: _builtins.str
     operator: _builtins.str
+    table_id: _builtins.str
+    """The table of a "close_table" action."""
     @_builtins.property
     def at(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -664,10 +718,11 @@ class AuditEvent(_message.Message):
         reason: _builtins.str = ...,
         at: _timestamp_pb2.Timestamp | None = ...,
         operator: _builtins.str = ...,
+        table_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["at", b"at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "at", b"at", "operator", b"operator", "player_id", b"player_id", "reason", b"reason", "seq", b"seq"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "at", b"at", "operator", b"operator", "player_id", b"player_id", "reason", b"reason", "seq", b"seq", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

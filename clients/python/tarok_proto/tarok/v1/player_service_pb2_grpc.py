@@ -100,6 +100,11 @@ class PlayerServiceStub:
                 request_serializer=tarok_dot_v1_dot_player__service__pb2.SuspendPlayerRequest.SerializeToString,
                 response_deserializer=tarok_dot_v1_dot_player__service__pb2.SuspendPlayerResponse.FromString,
                 _registered_method=True)
+        self.CloseTable = channel.unary_unary(
+                '/tarok.v1.PlayerService/CloseTable',
+                request_serializer=tarok_dot_v1_dot_player__service__pb2.CloseTableRequest.SerializeToString,
+                response_deserializer=tarok_dot_v1_dot_player__service__pb2.CloseTableResponse.FromString,
+                _registered_method=True)
         self.ListAuditEvents = channel.unary_unary(
                 '/tarok.v1.PlayerService/ListAuditEvents',
                 request_serializer=tarok_dot_v1_dot_player__service__pb2.ListAuditEventsRequest.SerializeToString,
@@ -216,6 +221,18 @@ class PlayerServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CloseTable(self, request, context):
+        """Operators: end a table now (its log ends with a TableClosed naming the operator; a hand in
+        play is not scored, and a rated table is not rated); recorded in the audit trail. A
+        table already over is answered as it is.
+        Error: UNAUTHENTICATED OPERATOR_KEY_REQUIRED - no operator key, or the server has none.
+        Error: UNAUTHENTICATED BAD_OPERATOR_KEY - not the server's operator key.
+        Error: NOT_FOUND TABLE_NOT_FOUND - no such table.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListAuditEvents(self, request, context):
         """Operators: the audit trail, oldest first, paged.
         """
@@ -275,6 +292,11 @@ def add_PlayerServiceServicer_to_server(servicer, server):
                     servicer.SuspendPlayer,
                     request_deserializer=tarok_dot_v1_dot_player__service__pb2.SuspendPlayerRequest.FromString,
                     response_serializer=tarok_dot_v1_dot_player__service__pb2.SuspendPlayerResponse.SerializeToString,
+            ),
+            'CloseTable': grpc.unary_unary_rpc_method_handler(
+                    servicer.CloseTable,
+                    request_deserializer=tarok_dot_v1_dot_player__service__pb2.CloseTableRequest.FromString,
+                    response_serializer=tarok_dot_v1_dot_player__service__pb2.CloseTableResponse.SerializeToString,
             ),
             'ListAuditEvents': grpc.unary_unary_rpc_method_handler(
                     servicer.ListAuditEvents,
@@ -568,6 +590,33 @@ class PlayerService:
             '/tarok.v1.PlayerService/SuspendPlayer',
             tarok_dot_v1_dot_player__service__pb2.SuspendPlayerRequest.SerializeToString,
             tarok_dot_v1_dot_player__service__pb2.SuspendPlayerResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CloseTable(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/tarok.v1.PlayerService/CloseTable',
+            tarok_dot_v1_dot_player__service__pb2.CloseTableRequest.SerializeToString,
+            tarok_dot_v1_dot_player__service__pb2.CloseTableResponse.FromString,
             options,
             channel_credentials,
             insecure,

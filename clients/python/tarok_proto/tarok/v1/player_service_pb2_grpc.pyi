@@ -97,6 +97,14 @@ class PlayerServiceStub:
     Error: UNAUTHENTICATED BAD_OPERATOR_KEY - not the server's operator key.
     Error: NOT_FOUND PLAYER_NOT_FOUND - no such player.
     """
+    CloseTable: _grpc.UnaryUnaryMultiCallable[_player_service_pb2.CloseTableRequest, _player_service_pb2.CloseTableResponse]
+    """Operators: end a table now (its log ends with a TableClosed naming the operator; a hand in
+    play is not scored, and a rated table is not rated); recorded in the audit trail. A
+    table already over is answered as it is.
+    Error: UNAUTHENTICATED OPERATOR_KEY_REQUIRED - no operator key, or the server has none.
+    Error: UNAUTHENTICATED BAD_OPERATOR_KEY - not the server's operator key.
+    Error: NOT_FOUND TABLE_NOT_FOUND - no such table.
+    """
     ListAuditEvents: _grpc.UnaryUnaryMultiCallable[_player_service_pb2.ListAuditEventsRequest, _player_service_pb2.ListAuditEventsResponse]
     """Operators: the audit trail, oldest first, paged."""
 
@@ -168,6 +176,14 @@ class PlayerServiceAsyncStub(PlayerServiceStub):
     Error: UNAUTHENTICATED OPERATOR_KEY_REQUIRED - no operator key, or the server has none.
     Error: UNAUTHENTICATED BAD_OPERATOR_KEY - not the server's operator key.
     Error: NOT_FOUND PLAYER_NOT_FOUND - no such player.
+    """
+    CloseTable: _aio.UnaryUnaryMultiCallable[_player_service_pb2.CloseTableRequest, _player_service_pb2.CloseTableResponse]  # type: ignore[assignment]
+    """Operators: end a table now (its log ends with a TableClosed naming the operator; a hand in
+    play is not scored, and a rated table is not rated); recorded in the audit trail. A
+    table already over is answered as it is.
+    Error: UNAUTHENTICATED OPERATOR_KEY_REQUIRED - no operator key, or the server has none.
+    Error: UNAUTHENTICATED BAD_OPERATOR_KEY - not the server's operator key.
+    Error: NOT_FOUND TABLE_NOT_FOUND - no such table.
     """
     ListAuditEvents: _aio.UnaryUnaryMultiCallable[_player_service_pb2.ListAuditEventsRequest, _player_service_pb2.ListAuditEventsResponse]  # type: ignore[assignment]
     """Operators: the audit trail, oldest first, paged."""
@@ -297,6 +313,20 @@ class PlayerServiceServicer(metaclass=_abc_1.ABCMeta):
         Error: UNAUTHENTICATED OPERATOR_KEY_REQUIRED - no operator key, or the server has none.
         Error: UNAUTHENTICATED BAD_OPERATOR_KEY - not the server's operator key.
         Error: NOT_FOUND PLAYER_NOT_FOUND - no such player.
+        """
+
+    @_abc_1.abstractmethod
+    def CloseTable(
+        self,
+        request: _player_service_pb2.CloseTableRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_player_service_pb2.CloseTableResponse, _abc.Awaitable[_player_service_pb2.CloseTableResponse]]:
+        """Operators: end a table now (its log ends with a TableClosed naming the operator; a hand in
+        play is not scored, and a rated table is not rated); recorded in the audit trail. A
+        table already over is answered as it is.
+        Error: UNAUTHENTICATED OPERATOR_KEY_REQUIRED - no operator key, or the server has none.
+        Error: UNAUTHENTICATED BAD_OPERATOR_KEY - not the server's operator key.
+        Error: NOT_FOUND TABLE_NOT_FOUND - no such table.
         """
 
     @_abc_1.abstractmethod

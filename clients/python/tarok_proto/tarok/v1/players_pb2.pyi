@@ -253,12 +253,15 @@ class AuditRecorded(_message.Message):
     REASON_FIELD_NUMBER: _builtins.int
     AT_FIELD_NUMBER: _builtins.int
     OPERATOR_FIELD_NUMBER: _builtins.int
+    TABLE_ID_FIELD_NUMBER: _builtins.int
     action: _builtins.str
-    """"suspend" or "reinstate"."""
+    """"suspend", "reinstate" or "close_table"."""
     player_id: _builtins.str
     reason: _builtins.str
     operator: _builtins.str
     """The operator key's public id (never the key)."""
+    table_id: _builtins.str
+    """The table of a "close_table" action."""
     @_builtins.property
     def at(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -269,10 +272,11 @@ class AuditRecorded(_message.Message):
         reason: _builtins.str = ...,
         at: _timestamp_pb2.Timestamp | None = ...,
         operator: _builtins.str = ...,
+        table_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["at", b"at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "at", b"at", "operator", b"operator", "player_id", b"player_id", "reason", b"reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "at", b"at", "operator", b"operator", "player_id", b"player_id", "reason", b"reason", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tarok/v1/player_service.proto.
  */
 export const file_tarok_v1_player_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch10YXJvay92MS9wbGF5ZXJfc2VydmljZS5wcm90bxIIdGFyb2sudjEivgEKBlBsYXllchIRCglwbGF5ZXJfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg4KBmxvY2FsZRgDIAEoCRIrCgdjcmVhdGVkGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVndWVzdBgFIAEoCBIsCgppZGVudGl0aWVzGAYgAygLMhgudGFyb2sudjEuTGlua2VkSWRlbnRpdHkSEQoJc3VzcGVuZGVkGAcgASgIIjEKDkxpbmtlZElkZW50aXR5Eg4KBmlzc3VlchgBIAEoCRIPCgdzdWJqZWN0GAIgASgJIlEKElNpZ25Jbkd1ZXN0UmVxdWVzdBIVCg1kZXZpY2Vfc2VjcmV0GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIOCgZsb2NhbGUYAyABKAkiRwoNU2lnbkluUmVxdWVzdBIQCghpZF90b2tlbhgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDgoGbG9jYWxlGAMgASgJIi4KFVJlZnJlc2hTZXNzaW9uUmVxdWVzdBIVCg1yZWZyZXNoX3Rva2VuGAEgASgJItQBCgdTZXNzaW9uEiAKBnBsYXllchgBIAEoCzIQLnRhcm9rLnYxLlBsYXllchIVCg1zZXNzaW9uX3Rva2VuGAIgASgJEjMKD3Nlc3Npb25fZXhwaXJlcxgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNcmVmcmVzaF90b2tlbhgEIAEoCRIzCg9yZWZyZXNoX2V4cGlyZXMYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2NyZWF0ZWQYBiABKAgiOQoTU2lnbkluR3Vlc3RSZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEudGFyb2sudjEuU2Vzc2lvbiI0Cg5TaWduSW5SZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEudGFyb2sudjEuU2Vzc2lvbiI8ChZSZWZyZXNoU2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES50YXJvay52MS5TZXNzaW9uIg4KDEdldE1lUmVxdWVzdCIxCg1HZXRNZVJlc3BvbnNlEiAKBnBsYXllchgBIAEoCzIQLnRhcm9rLnYxLlBsYXllciInChNMaW5rSWRlbnRpdHlSZXF1ZXN0EhAKCGlkX3Rva2VuGAEgASgJIjgKFExpbmtJZGVudGl0eVJlc3BvbnNlEiAKBnBsYXllchgBIAEoCzIQLnRhcm9rLnYxLlBsYXllciJ4CghBcGlUb2tlbhIQCgh0b2tlbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnNjb3BlcxgDIAMoCRIrCgdjcmVhdGVkGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdyZXZva2VkGAUgASgIIjUKFUNyZWF0ZUFwaVRva2VuUmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnNjb3BlcxgCIAMoCSJJChZDcmVhdGVBcGlUb2tlblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEiAKBGluZm8YAiABKAsyEi50YXJvay52MS5BcGlUb2tlbiIWChRMaXN0QXBpVG9rZW5zUmVxdWVzdCI7ChVMaXN0QXBpVG9rZW5zUmVzcG9uc2USIgoGdG9rZW5zGAEgAygLMhIudGFyb2sudjEuQXBpVG9rZW4iKQoVUmV2b2tlQXBpVG9rZW5SZXF1ZXN0EhAKCHRva2VuX2lkGAEgASgJIhgKFlJldm9rZUFwaVRva2VuUmVzcG9uc2UiFQoTTGlzdE15VGFibGVzUmVxdWVzdCJsCgdNeVRhYmxlEhAKCHRhYmxlX2lkGAEgASgJEgwKBHNlYXQYAiABKAUSDwoHdmFyaWFudBgDIAEoCRIPCgdwbGF5ZXJzGAQgASgFEg4KBnN0YXR1cxgFIAEoCRIPCgd2ZXJzaW9uGAYgASgDIjkKFExpc3RNeVRhYmxlc1Jlc3BvbnNlEiEKBnRhYmxlcxgBIAMoCzIRLnRhcm9rLnYxLk15VGFibGUiYgoUU3VzcGVuZFBsYXllclJlcXVlc3QSFAoMb3BlcmF0b3Jfa2V5GAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSEQoJcmVpbnN0YXRlGAQgASgIIjkKFVN1c3BlbmRQbGF5ZXJSZXNwb25zZRIgCgZwbGF5ZXIYASABKAsyEC50YXJvay52MS5QbGF5ZXIiVQoWTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBIUCgxvcGVyYXRvcl9rZXkYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkihgEKCkF1ZGl0RXZlbnQSCwoDc2VxGAEgASgDEg4KBmFjdGlvbhgCIAEoCRIRCglwbGF5ZXJfaWQYAyABKAkSDgoGcmVhc29uGAQgASgJEiYKAmF0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghvcGVyYXRvchgGIAEoCSJYChdMaXN0QXVkaXRFdmVudHNSZXNwb25zZRIkCgZldmVudHMYASADKAsyFC50YXJvay52MS5BdWRpdEV2ZW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCTLrBgoNUGxheWVyU2VydmljZRJKCgtTaWduSW5HdWVzdBIcLnRhcm9rLnYxLlNpZ25Jbkd1ZXN0UmVxdWVzdBodLnRhcm9rLnYxLlNpZ25Jbkd1ZXN0UmVzcG9uc2USOwoGU2lnbkluEhcudGFyb2sudjEuU2lnbkluUmVxdWVzdBoYLnRhcm9rLnYxLlNpZ25JblJlc3BvbnNlElMKDlJlZnJlc2hTZXNzaW9uEh8udGFyb2sudjEuUmVmcmVzaFNlc3Npb25SZXF1ZXN0GiAudGFyb2sudjEuUmVmcmVzaFNlc3Npb25SZXNwb25zZRI4CgVHZXRNZRIWLnRhcm9rLnYxLkdldE1lUmVxdWVzdBoXLnRhcm9rLnYxLkdldE1lUmVzcG9uc2USTQoMTGlua0lkZW50aXR5Eh0udGFyb2sudjEuTGlua0lkZW50aXR5UmVxdWVzdBoeLnRhcm9rLnYxLkxpbmtJZGVudGl0eVJlc3BvbnNlElMKDkNyZWF0ZUFwaVRva2VuEh8udGFyb2sudjEuQ3JlYXRlQXBpVG9rZW5SZXF1ZXN0GiAudGFyb2sudjEuQ3JlYXRlQXBpVG9rZW5SZXNwb25zZRJQCg1MaXN0QXBpVG9rZW5zEh4udGFyb2sudjEuTGlzdEFwaVRva2Vuc1JlcXVlc3QaHy50YXJvay52MS5MaXN0QXBpVG9rZW5zUmVzcG9uc2USUwoOUmV2b2tlQXBpVG9rZW4SHy50YXJvay52MS5SZXZva2VBcGlUb2tlblJlcXVlc3QaIC50YXJvay52MS5SZXZva2VBcGlUb2tlblJlc3BvbnNlEk0KDExpc3RNeVRhYmxlcxIdLnRhcm9rLnYxLkxpc3RNeVRhYmxlc1JlcXVlc3QaHi50YXJvay52MS5MaXN0TXlUYWJsZXNSZXNwb25zZRJQCg1TdXNwZW5kUGxheWVyEh4udGFyb2sudjEuU3VzcGVuZFBsYXllclJlcXVlc3QaHy50YXJvay52MS5TdXNwZW5kUGxheWVyUmVzcG9uc2USVgoPTGlzdEF1ZGl0RXZlbnRzEiAudGFyb2sudjEuTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBohLnRhcm9rLnYxLkxpc3RBdWRpdEV2ZW50c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch10YXJvay92MS9wbGF5ZXJfc2VydmljZS5wcm90bxIIdGFyb2sudjEivgEKBlBsYXllchIRCglwbGF5ZXJfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg4KBmxvY2FsZRgDIAEoCRIrCgdjcmVhdGVkGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVndWVzdBgFIAEoCBIsCgppZGVudGl0aWVzGAYgAygLMhgudGFyb2sudjEuTGlua2VkSWRlbnRpdHkSEQoJc3VzcGVuZGVkGAcgASgIIjEKDkxpbmtlZElkZW50aXR5Eg4KBmlzc3VlchgBIAEoCRIPCgdzdWJqZWN0GAIgASgJIlEKElNpZ25Jbkd1ZXN0UmVxdWVzdBIVCg1kZXZpY2Vfc2VjcmV0GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIOCgZsb2NhbGUYAyABKAkiRwoNU2lnbkluUmVxdWVzdBIQCghpZF90b2tlbhgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSDgoGbG9jYWxlGAMgASgJIi4KFVJlZnJlc2hTZXNzaW9uUmVxdWVzdBIVCg1yZWZyZXNoX3Rva2VuGAEgASgJItQBCgdTZXNzaW9uEiAKBnBsYXllchgBIAEoCzIQLnRhcm9rLnYxLlBsYXllchIVCg1zZXNzaW9uX3Rva2VuGAIgASgJEjMKD3Nlc3Npb25fZXhwaXJlcxgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNcmVmcmVzaF90b2tlbhgEIAEoCRIzCg9yZWZyZXNoX2V4cGlyZXMYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB2NyZWF0ZWQYBiABKAgiOQoTU2lnbkluR3Vlc3RSZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEudGFyb2sudjEuU2Vzc2lvbiI0Cg5TaWduSW5SZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEudGFyb2sudjEuU2Vzc2lvbiI8ChZSZWZyZXNoU2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES50YXJvay52MS5TZXNzaW9uIg4KDEdldE1lUmVxdWVzdCIxCg1HZXRNZVJlc3BvbnNlEiAKBnBsYXllchgBIAEoCzIQLnRhcm9rLnYxLlBsYXllciInChNMaW5rSWRlbnRpdHlSZXF1ZXN0EhAKCGlkX3Rva2VuGAEgASgJIjgKFExpbmtJZGVudGl0eVJlc3BvbnNlEiAKBnBsYXllchgBIAEoCzIQLnRhcm9rLnYxLlBsYXllciJ4CghBcGlUb2tlbhIQCgh0b2tlbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg4KBnNjb3BlcxgDIAMoCRIrCgdjcmVhdGVkGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdyZXZva2VkGAUgASgIIjUKFUNyZWF0ZUFwaVRva2VuUmVxdWVzdBIMCgRuYW1lGAEgASgJEg4KBnNjb3BlcxgCIAMoCSJJChZDcmVhdGVBcGlUb2tlblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEiAKBGluZm8YAiABKAsyEi50YXJvay52MS5BcGlUb2tlbiIWChRMaXN0QXBpVG9rZW5zUmVxdWVzdCI7ChVMaXN0QXBpVG9rZW5zUmVzcG9uc2USIgoGdG9rZW5zGAEgAygLMhIudGFyb2sudjEuQXBpVG9rZW4iKQoVUmV2b2tlQXBpVG9rZW5SZXF1ZXN0EhAKCHRva2VuX2lkGAEgASgJIhgKFlJldm9rZUFwaVRva2VuUmVzcG9uc2UiFQoTTGlzdE15VGFibGVzUmVxdWVzdCJsCgdNeVRhYmxlEhAKCHRhYmxlX2lkGAEgASgJEgwKBHNlYXQYAiABKAUSDwoHdmFyaWFudBgDIAEoCRIPCgdwbGF5ZXJzGAQgASgFEg4KBnN0YXR1cxgFIAEoCRIPCgd2ZXJzaW9uGAYgASgDIjkKFExpc3RNeVRhYmxlc1Jlc3BvbnNlEiEKBnRhYmxlcxgBIAMoCzIRLnRhcm9rLnYxLk15VGFibGUiYgoUU3VzcGVuZFBsYXllclJlcXVlc3QSFAoMb3BlcmF0b3Jfa2V5GAEgASgJEhEKCXBsYXllcl9pZBgCIAEoCRIOCgZyZWFzb24YAyABKAkSEQoJcmVpbnN0YXRlGAQgASgIIjkKFVN1c3BlbmRQbGF5ZXJSZXNwb25zZRIgCgZwbGF5ZXIYASABKAsyEC50YXJvay52MS5QbGF5ZXIiSwoRQ2xvc2VUYWJsZVJlcXVlc3QSFAoMb3BlcmF0b3Jfa2V5GAEgASgJEhAKCHRhYmxlX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCSI1ChJDbG9zZVRhYmxlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIOCgZjbG9zZWQYAiABKAgiVQoWTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBIUCgxvcGVyYXRvcl9rZXkYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkimAEKCkF1ZGl0RXZlbnQSCwoDc2VxGAEgASgDEg4KBmFjdGlvbhgCIAEoCRIRCglwbGF5ZXJfaWQYAyABKAkSDgoGcmVhc29uGAQgASgJEiYKAmF0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghvcGVyYXRvchgGIAEoCRIQCgh0YWJsZV9pZBgHIAEoCSJYChdMaXN0QXVkaXRFdmVudHNSZXNwb25zZRIkCgZldmVudHMYASADKAsyFC50YXJvay52MS5BdWRpdEV2ZW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCTK0BwoNUGxheWVyU2VydmljZRJKCgtTaWduSW5HdWVzdBIcLnRhcm9rLnYxLlNpZ25Jbkd1ZXN0UmVxdWVzdBodLnRhcm9rLnYxLlNpZ25Jbkd1ZXN0UmVzcG9uc2USOwoGU2lnbkluEhcudGFyb2sudjEuU2lnbkluUmVxdWVzdBoYLnRhcm9rLnYxLlNpZ25JblJlc3BvbnNlElMKDlJlZnJlc2hTZXNzaW9uEh8udGFyb2sudjEuUmVmcmVzaFNlc3Npb25SZXF1ZXN0GiAudGFyb2sudjEuUmVmcmVzaFNlc3Npb25SZXNwb25zZRI4CgVHZXRNZRIWLnRhcm9rLnYxLkdldE1lUmVxdWVzdBoXLnRhcm9rLnYxLkdldE1lUmVzcG9uc2USTQoMTGlua0lkZW50aXR5Eh0udGFyb2sudjEuTGlua0lkZW50aXR5UmVxdWVzdBoeLnRhcm9rLnYxLkxpbmtJZGVudGl0eVJlc3BvbnNlElMKDkNyZWF0ZUFwaVRva2VuEh8udGFyb2sudjEuQ3JlYXRlQXBpVG9rZW5SZXF1ZXN0GiAudGFyb2sudjEuQ3JlYXRlQXBpVG9rZW5SZXNwb25zZRJQCg1MaXN0QXBpVG9rZW5zEh4udGFyb2sudjEuTGlzdEFwaVRva2Vuc1JlcXVlc3QaHy50YXJvay52MS5MaXN0QXBpVG9rZW5zUmVzcG9uc2USUwoOUmV2b2tlQXBpVG9rZW4SHy50YXJvay52MS5SZXZva2VBcGlUb2tlblJlcXVlc3QaIC50YXJvay52MS5SZXZva2VBcGlUb2tlblJlc3BvbnNlEk0KDExpc3RNeVRhYmxlcxIdLnRhcm9rLnYxLkxpc3RNeVRhYmxlc1JlcXVlc3QaHi50YXJvay52MS5MaXN0TXlUYWJsZXNSZXNwb25zZRJQCg1TdXNwZW5kUGxheWVyEh4udGFyb2sudjEuU3VzcGVuZFBsYXllclJlcXVlc3QaHy50YXJvay52MS5TdXNwZW5kUGxheWVyUmVzcG9uc2USRwoKQ2xvc2VUYWJsZRIbLnRhcm9rLnYxLkNsb3NlVGFibGVSZXF1ZXN0GhwudGFyb2sudjEuQ2xvc2VUYWJsZVJlc3BvbnNlElYKD0xpc3RBdWRpdEV2ZW50cxIgLnRhcm9rLnYxLkxpc3RBdWRpdEV2ZW50c1JlcXVlc3QaIS50YXJvay52MS5MaXN0QXVkaXRFdmVudHNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message tarok.v1.Player
@@ -615,6 +615,63 @@ export const SuspendPlayerResponseSchema: GenMessage<SuspendPlayerResponse> = /*
   messageDesc(file_tarok_v1_player_service, 24);
 
 /**
+ * @generated from message tarok.v1.CloseTableRequest
+ */
+export type CloseTableRequest = Message<"tarok.v1.CloseTableRequest"> & {
+  /**
+   * The server's operator key (`tarok serve --operator-key`).
+   *
+   * @generated from field: string operator_key = 1;
+   */
+  operatorKey: string;
+
+  /**
+   * @generated from field: string table_id = 2;
+   */
+  tableId: string;
+
+  /**
+   * Why (at most 200 characters; kept in the table's log and the audit trail).
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message tarok.v1.CloseTableRequest.
+ * Use `create(CloseTableRequestSchema)` to create a new message.
+ */
+export const CloseTableRequestSchema: GenMessage<CloseTableRequest> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_player_service, 25);
+
+/**
+ * @generated from message tarok.v1.CloseTableResponse
+ */
+export type CloseTableResponse = Message<"tarok.v1.CloseTableResponse"> & {
+  /**
+   * The table's version after it (its last event).
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * False when the table had already ended (nothing was written).
+   *
+   * @generated from field: bool closed = 2;
+   */
+  closed: boolean;
+};
+
+/**
+ * Describes the message tarok.v1.CloseTableResponse.
+ * Use `create(CloseTableResponseSchema)` to create a new message.
+ */
+export const CloseTableResponseSchema: GenMessage<CloseTableResponse> = /*@__PURE__*/
+  messageDesc(file_tarok_v1_player_service, 26);
+
+/**
  * @generated from message tarok.v1.ListAuditEventsRequest
  */
 export type ListAuditEventsRequest = Message<"tarok.v1.ListAuditEventsRequest"> & {
@@ -643,7 +700,7 @@ export type ListAuditEventsRequest = Message<"tarok.v1.ListAuditEventsRequest"> 
  * Use `create(ListAuditEventsRequestSchema)` to create a new message.
  */
 export const ListAuditEventsRequestSchema: GenMessage<ListAuditEventsRequest> = /*@__PURE__*/
-  messageDesc(file_tarok_v1_player_service, 25);
+  messageDesc(file_tarok_v1_player_service, 27);
 
 /**
  * @generated from message tarok.v1.AuditEvent
@@ -678,6 +735,13 @@ export type AuditEvent = Message<"tarok.v1.AuditEvent"> & {
    * @generated from field: string operator = 6;
    */
   operator: string;
+
+  /**
+   * The table of a "close_table" action.
+   *
+   * @generated from field: string table_id = 7;
+   */
+  tableId: string;
 };
 
 /**
@@ -685,7 +749,7 @@ export type AuditEvent = Message<"tarok.v1.AuditEvent"> & {
  * Use `create(AuditEventSchema)` to create a new message.
  */
 export const AuditEventSchema: GenMessage<AuditEvent> = /*@__PURE__*/
-  messageDesc(file_tarok_v1_player_service, 26);
+  messageDesc(file_tarok_v1_player_service, 28);
 
 /**
  * @generated from message tarok.v1.ListAuditEventsResponse
@@ -707,7 +771,7 @@ export type ListAuditEventsResponse = Message<"tarok.v1.ListAuditEventsResponse"
  * Use `create(ListAuditEventsResponseSchema)` to create a new message.
  */
 export const ListAuditEventsResponseSchema: GenMessage<ListAuditEventsResponse> = /*@__PURE__*/
-  messageDesc(file_tarok_v1_player_service, 27);
+  messageDesc(file_tarok_v1_player_service, 29);
 
 /**
  * Players: who is calling, across tables and devices (docs/identity.md).
@@ -849,6 +913,21 @@ export const PlayerService: GenService<{
     methodKind: "unary";
     input: typeof SuspendPlayerRequestSchema;
     output: typeof SuspendPlayerResponseSchema;
+  },
+  /**
+   * Operators: end a table now (its log ends with a TableClosed naming the operator; a hand in
+   * play is not scored, and a rated table is not rated); recorded in the audit trail. A
+   * table already over is answered as it is.
+   * Error: UNAUTHENTICATED OPERATOR_KEY_REQUIRED - no operator key, or the server has none.
+   * Error: UNAUTHENTICATED BAD_OPERATOR_KEY - not the server's operator key.
+   * Error: NOT_FOUND TABLE_NOT_FOUND - no such table.
+   *
+   * @generated from rpc tarok.v1.PlayerService.CloseTable
+   */
+  closeTable: {
+    methodKind: "unary";
+    input: typeof CloseTableRequestSchema;
+    output: typeof CloseTableResponseSchema;
   },
   /**
    * Operators: the audit trail, oldest first, paged.

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file tarok/v1/players.proto.
  */
 export const file_tarok_v1_players: GenFile = /*@__PURE__*/
-  fileDesc("ChZ0YXJvay92MS9wbGF5ZXJzLnByb3RvEgh0YXJvay52MSKDAQoNUGxheWVyQ3JlYXRlZBIRCglwbGF5ZXJfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg4KBmxvY2FsZRgDIAEoCRIrCgdjcmVhdGVkGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRraW5kGAUgASgJIlkKDklkZW50aXR5TGlua2VkEg4KBmlzc3VlchgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ+Cg9BcGlUb2tlbkNyZWF0ZWQSEAoIdG9rZW5faWQYASABKAkSDgoGc2hhMjU2GAIgASgMEg4KBnNjb3BlcxgDIAMoCRIMCgRuYW1lGAQgASgJEisKB2NyZWF0ZWQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIksKD0FwaVRva2VuUmV2b2tlZBIQCgh0b2tlbl9pZBgBIAEoCRImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSQoPUGxheWVyU3VzcGVuZGVkEg4KBnJlYXNvbhgBIAEoCRImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiOgoQUGxheWVyUmVpbnN0YXRlZBImCgJhdBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIgoNU2lnbkluQ2xhaW1lZBIRCglwbGF5ZXJfaWQYASABKAkiSAoMVGFibGVFbnRlcmVkEhAKCHRhYmxlX2lkGAEgASgJEiYKAmF0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ8Cg1BdWRpdFJlY29yZGVkEg4KBmFjdGlvbhgBIAEoCRIRCglwbGF5ZXJfaWQYAiABKAkSDgoGcmVhc29uGAMgASgJEiYKAmF0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghvcGVyYXRvchgFIAEoCWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChZ0YXJvay92MS9wbGF5ZXJzLnByb3RvEgh0YXJvay52MSKDAQoNUGxheWVyQ3JlYXRlZBIRCglwbGF5ZXJfaWQYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEg4KBmxvY2FsZRgDIAEoCRIrCgdjcmVhdGVkGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgRraW5kGAUgASgJIlkKDklkZW50aXR5TGlua2VkEg4KBmlzc3VlchgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEiYKAmF0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ+Cg9BcGlUb2tlbkNyZWF0ZWQSEAoIdG9rZW5faWQYASABKAkSDgoGc2hhMjU2GAIgASgMEg4KBnNjb3BlcxgDIAMoCRIMCgRuYW1lGAQgASgJEisKB2NyZWF0ZWQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIksKD0FwaVRva2VuUmV2b2tlZBIQCgh0b2tlbl9pZBgBIAEoCRImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSQoPUGxheWVyU3VzcGVuZGVkEg4KBnJlYXNvbhgBIAEoCRImCgJhdBgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiOgoQUGxheWVyUmVpbnN0YXRlZBImCgJhdBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIgoNU2lnbkluQ2xhaW1lZBIRCglwbGF5ZXJfaWQYASABKAkiSAoMVGFibGVFbnRlcmVkEhAKCHRhYmxlX2lkGAEgASgJEiYKAmF0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKOAQoNQXVkaXRSZWNvcmRlZBIOCgZhY3Rpb24YASABKAkSEQoJcGxheWVyX2lkGAIgASgJEg4KBnJlYXNvbhgDIAEoCRImCgJhdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIb3BlcmF0b3IYBSABKAkSEAoIdGFibGVfaWQYBiABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * The first entry of a player's log.
@@ -241,7 +241,7 @@ export const TableEnteredSchema: GenMessage<TableEntered> = /*@__PURE__*/
  */
 export type AuditRecorded = Message<"tarok.v1.AuditRecorded"> & {
   /**
-   * "suspend" or "reinstate".
+   * "suspend", "reinstate" or "close_table".
    *
    * @generated from field: string action = 1;
    */
@@ -268,6 +268,13 @@ export type AuditRecorded = Message<"tarok.v1.AuditRecorded"> & {
    * @generated from field: string operator = 5;
    */
   operator: string;
+
+  /**
+   * The table of a "close_table" action.
+   *
+   * @generated from field: string table_id = 6;
+   */
+  tableId: string;
 };
 
 /**
