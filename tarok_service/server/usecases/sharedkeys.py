@@ -15,12 +15,14 @@ def check_shared_key(
     reason) when the server has none or none is given, `wrong` when it differs. `role` names
     the key in messages ("organiser", "operator"), `flag` the option that sets it."""
     if not configured:
-        raise e.ServiceError(
-            e.UNAUTHENTICATED,
-            required,
-            f"this server has no {role} key: start it with {flag} (or TAROK_{role.upper()}_KEY)",
+        reason = required
+        message = (
+            f"this server has no {role} key: start it with {flag} (or TAROK_{role.upper()}_KEY)"
         )
-    if not given:
-        raise e.ServiceError(e.UNAUTHENTICATED, required, f"{role}_key is required")
-    if not hmac.compare_digest(given.encode(), configured.encode()):
-        raise e.ServiceError(e.UNAUTHENTICATED, wrong, f"the {role} key is wrong")
+    elif not given:
+        reason, message = required, f"{role}_key is required"
+    elif not hmac.compare_digest(given.encode(), configured.encode()):
+        reason, message = wrong, f"the {role} key is wrong"
+    else:
+        return
+    raise e.ServiceError(e.UNAUTHENTICATED, reason, message)
